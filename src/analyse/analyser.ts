@@ -1,0 +1,223 @@
+// Consumes entries one at a time, applies the rules, and emits each finding as soon as it
+// is decided; at the end it gives the summary. Holds no list of entries or findings.
+
+import type { Entry } from '../parse/entry.js';
+import { Side } from '../parse/table.js';
+import type { Stamp } from '../parse/header.js';
+import { iso, SignatureCounter, type IdState, type RequestIdRow, type Signature } from './aggregates.js';
+import type { Finding } from './finding.js';
+import { Pairing, pairingKey, type Lookup } from './pairing.js';
+import type { RuleId, Severities } from './rules.js';
+
+export interface AnalyseSettings {
+  /** Pairing window W in seconds. */
+  pairWindow: number;
+  severities: Severities;
+}
+
+export interface Summary {
+  files: string[];
+  lines: number;
+  entries: number;
+  dbErrors: number;
+  otherEntries: number;
+  malformedEntries: number;
+  refreshLookups: { local: number; remote: number };
+  refreshPairs: number;
+  violations: { error: number; warning: number };
+  requestIds: RequestIdRow[];
+  signatures: Signature[];
+  /** Earliest and latest entry of the stream, or null when it had none. */
+  span: { first: string; last: string } | null;
+}
+
+const HEX_ID = /^[0-9a-f]{8}$/;
+
+function seconds(n: number): string {
+  return `${n} s`;
+}
+
+export class Analyser {
+  private readonly files: string[] = [];
+  private lines = 0;
+  private dbErrors = 0;
+  private otherEntries = 0;
+  private malformedEntries = 0;
+  private local = 0;
+  private remote = 0;
+  private refreshPairs = 0;
+  private readonly violations = { error: 0, warning: 0 };
+  private readonly ids = new Map<string, IdState>();
+  private readonly signatures = new SignatureCounter();
+  private readonly pairing: Pairing;
+  /** The well-formed entry before the current one, for `chronological`. */
+  private previous: { stamp: Stamp; fileIndex: number; line: number } | null = null;
+  private first: Stamp | null = null;
+  private last: Stamp | null = null;
+
+  constructor(
+    private readonly settings: AnalyseSettings,
+    private readonly onFinding: (finding: Finding) => void,
+  ) {
+    this.pairing = new Pairing(settings.pairWindow, {
+      incomplete: (p) => this.incomplete(p),
+      pair: (p, l) => this.pair(p, l),
+    });
+  }
+
+  /** The next input of the stream begins. */
+  beginFile(name: string): void {
+    this.files.push(name);
+  }
+
+  endFile(lines: number): void {
+    this.lines += lines;
+  }
+
+  orphanRun(line: number): void {
+    this.report('malformed', this.files.length - 1, line, null, 'text before the first entry of the file');
+  }
+
+  entry(e: Entry): void {
+    const stamp = e.stamp;
+    if (e.problem !== null || stamp === null) {
+      this.malformedEntries++;
+      this.report('malformed', e.fileIndex, e.line, e.requestId, e.problem ?? 'malformed entry');
+      return;
+    }
+    this.pairing.advance(stamp.instant);
+
+    const prev = this.previous;
+    if (prev !== null && stamp.instant < prev.stamp.instant) {
+      this.report(
+        'chronological',
+        e.fileIndex,
+        e.line,
+        e.requestId,
+        `entry is ${seconds(prev.stamp.instant - stamp.instant)} earlier than the entry before it (${this.place(prev.fileIndex, prev.line, e.fileIndex)})`,
+      );
+    }
+    this.previous = { stamp, fileIndex: e.fileIndex, line: e.line };
+    if (this.first === null || stamp.instant < this.first.instant) this.first = stamp;
+    if (this.last === null || stamp.instant > this.last.instant) this.last = stamp;
+
+    if (e.kind === 'DB') this.dbErrors++;
+    else this.otherEntries++;
+    this.signatures.add(e.kind, e.code, e.message);
+    if (e.requestId !== null) this.countId(e, stamp);
+
+    if (e.side !== Side.None) {
+      if (e.side === Side.Local) this.local++;
+      else this.remote++;
+      const lookup: Lookup = {
+        key: pairingKey(e.requestId, e.segment),
+        side: e.side,
+        instant: stamp.instant,
+        fileIndex: e.fileIndex,
+        line: e.line,
+        requestId: e.requestId,
+      };
+      this.pairing.lookup(lookup);
+    }
+  }
+
+  /** End of the stream: pending lookups are incomplete; returns the summary. */
+  finish(): Summary {
+    this.pairing.finish();
+    const requestIds: RequestIdRow[] = [];
+    for (const s of this.ids.values()) {
+      requestIds.push({
+        id: s.id,
+        sessionSegments: s.segments,
+        entries: s.entries,
+        refreshPairs: s.refreshPairs,
+        first: iso(s.first),
+        last: iso(s.last),
+      });
+    }
+    return {
+      files: this.files,
+      lines: this.lines,
+      entries: this.dbErrors + this.otherEntries + this.malformedEntries,
+      dbErrors: this.dbErrors,
+      otherEntries: this.otherEntries,
+      malformedEntries: this.malformedEntries,
+      refreshLookups: { local: this.local, remote: this.remote },
+      refreshPairs: this.refreshPairs,
+      violations: { ...this.violations },
+      requestIds,
+      signatures: this.signatures.rows(),
+      span: this.first && this.last ? { first: iso(this.first), last: iso(this.last) } : null,
+    };
+  }
+
+  private countId(e: Entry, stamp: Stamp): void {
+    const id = e.requestId as string;
+    let s = this.ids.get(id);
+    if (s === undefined) {
+      s = { id, segments: [], entries: 0, refreshPairs: 0, first: stamp, last: stamp };
+      this.ids.set(id, s);
+      if (!HEX_ID.test(id)) {
+        this.report('request-id-format', e.fileIndex, e.line, id, `request id "${id}" is not 8 lowercase hex characters`);
+      }
+    }
+    s.entries++;
+    if (stamp.instant < s.first.instant) s.first = stamp;
+    if (stamp.instant > s.last.instant) s.last = stamp;
+    const segment = e.segment;
+    if (segment !== null && !s.segments.includes(segment)) {
+      if (s.segments.length > 0) {
+        this.report(
+          'session-consistency',
+          e.fileIndex,
+          e.line,
+          id,
+          `request id "${id}" shows up with session segment ${segment}, first seen with ${s.segments[0]}`,
+        );
+      }
+      s.segments.push(segment);
+    }
+  }
+
+  private pair(p: Lookup, l: Lookup): void {
+    this.refreshPairs++;
+    if (l.requestId !== null) {
+      const s = this.ids.get(l.requestId);
+      if (s !== undefined) s.refreshPairs++;
+    }
+    const where = this.place(p.fileIndex, p.line, l.fileIndex);
+    if (p.side === Side.Remote) {
+      this.report('pair-order', l.fileIndex, l.line, l.requestId, `remote-sync lookup (${where}) came before the local lookup`);
+    }
+    if (p.instant !== l.instant) {
+      const d = l.instant - p.instant;
+      this.report(
+        'pair-same-second',
+        l.fileIndex,
+        l.line,
+        l.requestId,
+        `lookups of one refresh pair are ${seconds(Math.abs(d))} apart (partner at ${where})`,
+      );
+    }
+  }
+
+  private incomplete(p: Lookup): void {
+    const message =
+      p.side === Side.Local
+        ? 'local lookup has no remote-sync partner'
+        : 'remote-sync lookup has no local partner';
+    this.report('pair-incomplete', p.fileIndex, p.line, p.requestId, message);
+  }
+
+  /** `line 117`, or `errors.log.1:117` when it is in another file than the finding. */
+  private place(fileIndex: number, line: number, fromFileIndex: number): string {
+    return fileIndex === fromFileIndex ? `line ${line}` : `${this.files[fileIndex]}:${line}`;
+  }
+
+  private report(rule: RuleId, fileIndex: number, line: number, requestId: string | null, message: string): void {
+    const severity = this.settings.severities[rule];
+    if (severity === 'off') return;
+    this.violations[severity]++;
+    this.onFinding({ rule, severity, fileIndex, file: this.files[fileIndex], line, requestId, message });
+  }
+}

@@ -1,0 +1,19 @@
+// A finding: one violation of one rule, at the first line of the entry that breaks it.
+
+import { ruleOrder, type Level, type RuleId } from './rules.js';
+
+export interface Finding {
+  rule: RuleId;
+  severity: Level;
+  /** Place of its file in the stream, and the file's name as given (`-` for stdin). */
+  fileIndex: number;
+  file: string;
+  line: number;
+  requestId: string | null;
+  message: string;
+}
+
+/** Stream order (file, then line), then the order of the rules table (SPEC §5). */
+export function compareFindings(a: Finding, b: Finding): number {
+  return a.fileIndex - b.fileIndex || a.line - b.line || ruleOrder(a.rule) - ruleOrder(b.rule);
+}

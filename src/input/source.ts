@@ -1,0 +1,133 @@
+// Where bytes come from: a file or stdin, gzip recognised by its content (the magic
+// bytes 1f 8b), never by its name.
+
+import { createReadStream, openSync, fstatSync, closeSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { InputError } from '../errors.js';
+
+/** Read size: large reads keep the per-chunk work small against the per-byte work. */
+const CHUNK = 1 << 20;
+
+export interface Input {
+  /** The name as given: a path, or `-` for stdin. */
+  name: string;
+  /** An open file descriptor, or null for stdin. */
+  fd: number | null;
+}
+
+function reason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'ELOOP':
+      return 'too many symbolic links';
+    case 'ENAMETOOLONG':
+      return 'name too long';
+    default:
+      return code ?? (err as Error).message;
+  }
+}
+
+/**
+ * Opens every input before any is read, so that a missing or unreadable one stops the
+ * run at once with exit status 2 instead of after a partial report.
+ */
+export function openInputs(names: readonly string[]): Input[] {
+  const inputs: Input[] = [];
+  try {
+    for (const name of names) {
+      if (name === '-') {
+        inputs.push({ name, fd: null });
+        continue;
+      }
+      let fd: number;
+      try {
+        fd = openSync(name, 'r');
+      } catch (err) {
+        throw new InputError(`cannot read ${name}: ${reason(err)}`);
+      }
+      inputs.push({ name, fd });
+      if (fstatSync(fd).isDirectory()) throw new InputError(`cannot read ${name}: is a directory`);
+    }
+  } catch (err) {
+    closeInputs(inputs);
+    throw err;
+  }
+  return inputs;
+}
+
+export function closeInputs(inputs: readonly Input[]): void {
+  for (const input of inputs) {
+    if (input.fd !== null) {
+      try {
+        closeSync(input.fd);
+      } catch {
+        // already closed by its stream
+      }
+      input.fd = null;
+    }
+  }
+}
+
+function rawStream(input: Input): Readable {
+  if (input.fd === null) return process.stdin;
+  const stream = createReadStream('', { fd: input.fd, highWaterMark: CHUNK, autoClose: true });
+  input.fd = null;
+  return stream;
+}
+
+/** The bytes of an input, gunzipped when they start with gzip's magic bytes. */
+export async function* inputBytes(input: Input): AsyncGenerator<Buffer> {
+  const name = input.name;
+  const raw = rawStream(input)[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const next = async (): Promise<IteratorResult<Buffer>> => {
+    try {
+      return await raw.next();
+    } catch (err) {
+      throw new InputError(`cannot read ${name}: ${reason(err)}`);
+    }
+  };
+  // Peek at least two bytes to tell gzip from text.
+  const head: Buffer[] = [];
+  let headLength = 0;
+  let done = false;
+  while (headLength < 2) {
+    const r = await next();
+    if (r.done) {
+      done = true;
+      break;
+    }
+    const chunk = typeof r.value === 'string' ? Buffer.from(r.value) : r.value;
+    head.push(chunk);
+    headLength += chunk.length;
+  }
+  const first = head.length === 1 ? head[0] : Buffer.concat(head);
+  if (headLength < 2 || first[0] !== 0x1f || first[1] !== 0x8b) {
+    if (headLength > 0) yield first;
+    if (done) return;
+    for (let r = await next(); !r.done; r = await next()) yield r.value;
+    return;
+  }
+  const rest = async function* (): AsyncGenerator<Buffer> {
+    yield first;
+    if (done) return;
+    for (let r = await next(); !r.done; r = await next()) yield r.value;
+  };
+  const gunzip = createGunzip({ chunkSize: 1 << 16 });
+  const source = Readable.from(rest());
+  source.on('error', (err) => gunzip.destroy(err));
+  source.pipe(gunzip);
+  try {
+    for await (const chunk of gunzip) yield chunk as Buffer;
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(`cannot read ${name}: corrupt gzip data (${(err as Error).message})`);
+  }
+}

@@ -1,0 +1,123 @@
+// Bytes to entries. Splits a file's bytes into lines (LF or CRLF, the last line may lack
+// its newline) and folds every line that does not start an entry into the entry above.
+// Lines and entries are byte ranges of one growing buffer, so a line is never copied
+// into a string of its own; an entry is handed on once the next one starts (or the file
+// ends), and only for the duration of that call.
+
+import { entryStartClose } from './header.js';
+
+export interface AssemblySink {
+  /**
+   * An entry: bytes [start, end) of buf, without its final line break. `close` is its
+   * header's `]`, `firstLineEnd` the end of its first line. buf is reused after the call.
+   */
+  entry(buf: Buffer, start: number, end: number, close: number, firstLineEnd: number, line: number): void;
+  /** A run of non-blank lines before the first entry of a file, at its first line. */
+  orphanRun(line: number): void;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+function isBlank(buf: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = buf[i];
+    if (c !== 0x20 && (c < 0x09 || c > 0x0d)) return false;
+  }
+  return true;
+}
+
+export class Assembler {
+  private buf = Buffer.allocUnsafe(1 << 20);
+  private len = 0;
+  /** Start of the next line not yet looked at. */
+  private scan = 0;
+  /** Lines completed in this file. */
+  private lines = 0;
+  /** The entry not yet handed on: its start (-1: none yet in this file), `]`, first line end and line. */
+  private open = -1;
+  private openClose = 0;
+  private openFirstEnd = 0;
+  private openLine = 0;
+  /** Inside a run of non-blank lines before the file's first entry. */
+  private inOrphanRun = false;
+
+  constructor(private readonly sink: AssemblySink) {}
+
+  /** Feeds the next bytes of the current file. */
+  push(chunk: Buffer): void {
+    this.makeRoom(chunk.length);
+    chunk.copy(this.buf, this.len);
+    this.len += chunk.length;
+    const view = this.buf.subarray(0, this.len);
+    let pos = this.scan;
+    for (;;) {
+      const nl = view.indexOf(LF, pos);
+      if (nl < 0) break;
+      this.lines++;
+      this.line(view, pos, nl > pos && view[nl - 1] === CR ? nl - 1 : nl);
+      pos = nl + 1;
+    }
+    this.scan = pos;
+  }
+
+  /** Ends the current file: hands on its last entry. Returns the file's line count. */
+  endFile(): number {
+    const view = this.buf.subarray(0, this.len);
+    if (this.scan < this.len) {
+      // A last line without a newline still counts.
+      this.lines++;
+      this.line(view, this.scan, view[this.len - 1] === CR ? this.len - 1 : this.len);
+      this.scan = this.len;
+    }
+    if (this.open >= 0) {
+      const end = this.len > this.open && view[this.len - 1] === LF ? this.len - 1 : this.len;
+      this.sink.entry(view, this.open, end, this.openClose, this.openFirstEnd, this.openLine);
+    }
+    const lines = this.lines;
+    this.len = 0;
+    this.scan = 0;
+    this.lines = 0;
+    this.open = -1;
+    this.inOrphanRun = false;
+    return lines;
+  }
+
+  private line(view: Buffer, start: number, end: number): void {
+    const close = entryStartClose(view, start, end);
+    if (close >= 0) {
+      if (this.open >= 0) this.sink.entry(view, this.open, start - 1, this.openClose, this.openFirstEnd, this.openLine);
+      this.open = start;
+      this.openClose = close;
+      this.openFirstEnd = end;
+      this.openLine = this.lines;
+    } else if (this.open < 0) {
+      if (isBlank(view, start, end)) {
+        this.inOrphanRun = false;
+      } else if (!this.inOrphanRun) {
+        this.inOrphanRun = true;
+        this.sink.orphanRun(this.lines);
+      }
+    }
+  }
+
+  /** Drops bytes already handed on and grows the buffer so that `extra` more bytes fit. */
+  private makeRoom(extra: number): void {
+    const keep = this.open >= 0 ? this.open : this.scan;
+    if (keep > 0) {
+      this.buf.copyWithin(0, keep, this.len);
+      this.len -= keep;
+      this.scan -= keep;
+      if (this.open >= 0) {
+        this.open -= keep;
+        this.openClose -= keep;
+        this.openFirstEnd -= keep;
+      }
+    }
+    if (this.len + extra > this.buf.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + extra));
+      this.buf.copy(grown, 0, 0, this.len);
+      this.buf = grown;
+    }
+  }
+}

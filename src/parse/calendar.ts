@@ -1,0 +1,93 @@
+// Calendar arithmetic on the proleptic Gregorian calendar, without Date:
+// Date.UTC maps years 0-99 to 1900-1999, and a log may hold any 4-digit year.
+
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+export function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+/** Days in `month` (1-12) of `year`. */
+export function daysInMonth(year: number, month: number): number {
+  return month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1];
+}
+
+/** 1-12 for an English three-letter month name written as `Jan`…`Dec`, else 0. */
+export function monthNumber(name: string): number {
+  return MONTH_NAMES.indexOf(name) + 1;
+}
+
+/** Same as monthNumber, on three bytes of a buffer (no string is made). */
+export function monthNumberAt(buf: Uint8Array, at: number): number {
+  const a = buf[at], b = buf[at + 1], c = buf[at + 2];
+  for (let i = 0; i < 12; i++) {
+    const n = MONTH_NAMES[i];
+    if (a === n.charCodeAt(0) && b === n.charCodeAt(1) && c === n.charCodeAt(2)) return i + 1;
+  }
+  return 0;
+}
+
+/** Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil). */
+export function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const mp = (month + 9) % 12;
+  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+export interface CivilTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/** The civil date and time of a count of seconds since the epoch (inverse of civilSeconds). */
+export function civilFromSeconds(seconds: number): CivilTime {
+  const days = Math.floor(seconds / 86400);
+  let rest = seconds - days * 86400;
+  const hour = Math.floor(rest / 3600);
+  rest -= hour * 3600;
+  const minute = Math.floor(rest / 60);
+  const second = rest - minute * 60;
+  // H. Hinnant's civil_from_days
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return { year, month, day, hour, minute, second };
+}
+
+/** Seconds since the epoch of a wall-clock time read as if it were UTC. */
+export function civilSeconds(t: CivilTime): number {
+  return daysFromCivil(t.year, t.month, t.day) * 86400 + t.hour * 3600 + t.minute * 60 + t.second;
+}
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, '0');
+}
+
+/**
+ * ISO 8601 for an instant shown at a UTC offset: `2026-11-21T10:00:07+01:00`.
+ * `negative` keeps the sign of a written `-0000` (`-00:00`); never `Z`.
+ */
+export function isoAt(instant: number, offsetSeconds: number, negative: boolean): string {
+  const t = civilFromSeconds(instant + offsetSeconds);
+  const abs = Math.abs(offsetSeconds);
+  const sign = negative || offsetSeconds < 0 ? '-' : '+';
+  let zone = `${sign}${pad(Math.floor(abs / 3600), 2)}:${pad(Math.floor((abs % 3600) / 60), 2)}`;
+  // Offsets before standard time (local mean time) can have seconds; keep them rather than lie.
+  if (abs % 60 !== 0) zone += `:${pad(abs % 60, 2)}`;
+  return `${pad(t.year, 4)}-${pad(t.month, 2)}-${pad(t.day, 2)}T${pad(t.hour, 2)}:${pad(t.minute, 2)}:${pad(t.second, 2)}${zone}`;
+}

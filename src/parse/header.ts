@@ -1,0 +1,148 @@
+// The entry header `[DD-Mon-YYYY HH:MM:SS ZONE]`, read straight from the bytes: this runs
+// on every input line, so it makes no string unless a zone name has to be looked up.
+
+import { daysFromCivil, daysInMonth, monthNumberAt } from './calendar.js';
+import { namedZone } from './zone.js';
+
+const OPEN = 0x5b; // [
+const CLOSE = 0x5d; // ]
+const DASH = 0x2d;
+const COLON = 0x3a;
+const SPACE = 0x20;
+const PLUS = 0x2b;
+const LT = 0x3c; // <
+const GT = 0x3e; // >
+
+/** Offset of the zone token from the start of a header line. */
+const ZONE_AT = 22;
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+function num2(buf: Buffer, at: number): number {
+  return (buf[at] - 0x30) * 10 + buf[at + 1] - 0x30;
+}
+
+/**
+ * If the line [start, end) starts an entry (SPEC §1: `[`, 2 digits, `-`, 3 letters, `-`,
+ * 4 digits, space, `HH:MM:SS` digits, space, a zone token without spaces, `]`), the index
+ * of its closing `]`; otherwise -1. Says nothing about whether the values are valid.
+ */
+export function entryStartClose(buf: Buffer, start: number, end: number): number {
+  if (end - start < ZONE_AT + 2 || buf[start] !== OPEN) return -1;
+  const b = start;
+  if (
+    !isDigit(buf[b + 1]) || !isDigit(buf[b + 2]) || buf[b + 3] !== DASH ||
+    !isLetter(buf[b + 4]) || !isLetter(buf[b + 5]) || !isLetter(buf[b + 6]) || buf[b + 7] !== DASH ||
+    !isDigit(buf[b + 8]) || !isDigit(buf[b + 9]) || !isDigit(buf[b + 10]) || !isDigit(buf[b + 11]) ||
+    buf[b + 12] !== SPACE ||
+    !isDigit(buf[b + 13]) || !isDigit(buf[b + 14]) || buf[b + 15] !== COLON ||
+    !isDigit(buf[b + 16]) || !isDigit(buf[b + 17]) || buf[b + 18] !== COLON ||
+    !isDigit(buf[b + 19]) || !isDigit(buf[b + 20]) || buf[b + 21] !== SPACE
+  ) {
+    return -1;
+  }
+  // The zone token: one or more bytes, none a space, up to the first `]`.
+  for (let i = b + ZONE_AT; i < end; i++) {
+    const c = buf[i];
+    if (c === CLOSE) return i > b + ZONE_AT ? i : -1;
+    if (c === SPACE) return -1;
+  }
+  return -1;
+}
+
+/** A header's moment: the instant, and the offset the wall clock was written at. */
+export interface Stamp {
+  /** Seconds since the epoch. */
+  instant: number;
+  /** UTC offset in seconds. */
+  offset: number;
+  /** True for a written negative offset, so that `-0000` stays `-00:00`. */
+  negative: boolean;
+}
+
+// One log holds few distinct dates: remember the last one's day number.
+let lastDateKey = -1;
+let lastDays = 0;
+
+/**
+ * The stamp of a header whose closing `]` is at `close`, or null when the header is
+ * malformed (no such month or day, a time out of range, an unknown zone).
+ */
+export function readStamp(buf: Buffer, start: number, close: number): Stamp | null {
+  const b = start;
+  const day = num2(buf, b + 1);
+  const month = monthNumberAt(buf, b + 4);
+  const year = num2(buf, b + 8) * 100 + num2(buf, b + 10);
+  const hour = num2(buf, b + 13);
+  const minute = num2(buf, b + 16);
+  const second = num2(buf, b + 19);
+  if (month === 0 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
+    return null;
+  }
+  const dateKey = (year * 16 + month) * 32 + day;
+  if (dateKey !== lastDateKey) {
+    lastDateKey = dateKey;
+    lastDays = daysFromCivil(year, month, day);
+  }
+  const wall = lastDays * 86400 + hour * 3600 + minute * 60 + second;
+
+  const z = b + ZONE_AT;
+  const sign = buf[z];
+  if (close - z === 5 && (sign === PLUS || sign === DASH) && isDigit(buf[z + 1]) && isDigit(buf[z + 2]) && isDigit(buf[z + 3]) && isDigit(buf[z + 4])) {
+    const oh = num2(buf, z + 1);
+    const om = num2(buf, z + 3);
+    if (oh > 14 || om > 59) return null;
+    const negative = sign === DASH;
+    const offset = (negative ? -1 : 1) * (oh * 3600 + om * 60);
+    return { instant: wall - offset, offset, negative };
+  }
+  const zone = namedZone(buf.toString('latin1', z, close));
+  if (zone === null) return null;
+  const reading = zone.read(wall);
+  return { instant: reading.instant, offset: reading.offset, negative: reading.offset < 0 };
+}
+
+/** Where the body starts: after `]: ` (the service's shape) or `] ` (PHP's own). */
+export function bodyStart(buf: Buffer, close: number, lineEnd: number): number {
+  if (close + 2 < lineEnd && buf[close + 1] === COLON && buf[close + 2] === SPACE) return close + 3;
+  if (close + 1 < lineEnd && buf[close + 1] === SPACE) return close + 2;
+  return close + 1;
+}
+
+/**
+ * The request id token `<…> ` at `at` (1 to 64 characters, no space, no `>`, a space after):
+ * the index of its `>`, or -1 when there is none.
+ */
+export function requestIdClose(buf: Buffer, at: number, lineEnd: number): number {
+  if (at >= lineEnd || buf[at] !== LT) return -1;
+  let chars = 0;
+  for (let i = at + 1; i < lineEnd; i++) {
+    const c = buf[i];
+    if (c === GT) return chars >= 1 && i + 1 < lineEnd && buf[i + 1] === SPACE ? i : -1;
+    if (c === SPACE) return -1;
+    // Count characters, not bytes: UTF-8 continuation bytes do not start one.
+    if ((c & 0xc0) !== 0x80 && ++chars > 64) return -1;
+  }
+  return -1;
+}
+
+/** Why readStamp refused a header, in a few words for the report. */
+export function stampProblem(buf: Buffer, start: number, close: number): string {
+  const b = start;
+  const month = monthNumberAt(buf, b + 4);
+  const monthText = buf.toString('latin1', b + 4, b + 7);
+  if (month === 0) return `no month "${monthText}"`;
+  const day = num2(buf, b + 1);
+  const year = num2(buf, b + 8) * 100 + num2(buf, b + 10);
+  if (day < 1 || day > daysInMonth(year, month)) return `no day ${buf.toString('latin1', b + 1, b + 3)} in ${monthText} ${year}`;
+  if (num2(buf, b + 13) > 23 || num2(buf, b + 16) > 59 || num2(buf, b + 19) > 59) {
+    return `no time ${buf.toString('latin1', b + 13, b + 21)}`;
+  }
+  return `unknown zone "${buf.toString('utf8', b + ZONE_AT, close)}"`;
+}

@@ -1,0 +1,37 @@
+// `--format json`: the SPEC §5 document, schema version 1.
+
+import type { Summary } from '../analyse/analyser.js';
+import type { Finding } from '../analyse/finding.js';
+
+export const SCHEMA_VERSION = 1;
+
+/** The document without its violations list: also what a streaming summary carries. */
+export function summaryDocument(s: Summary) {
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    summary: {
+      files: s.files.length,
+      lines: s.lines,
+      entries: s.entries,
+      dbErrors: s.dbErrors,
+      otherEntries: s.otherEntries,
+      malformedEntries: s.malformedEntries,
+      requestIds: s.requestIds.length,
+      refreshLookups: { local: s.refreshLookups.local, remote: s.refreshLookups.remote },
+      refreshPairs: s.refreshPairs,
+      violations: { error: s.violations.error, warning: s.violations.warning },
+    },
+    requestIds: s.requestIds,
+    signatures: s.signatures,
+  };
+}
+
+export function violationObject(f: Finding) {
+  return { rule: f.rule, severity: f.severity, file: f.file, line: f.line, requestId: f.requestId, message: f.message };
+}
+
+/** The whole document; `findings` in stream order. */
+export function renderJson(s: Summary, findings: readonly Finding[]): string {
+  const doc = { ...summaryDocument(s), violations: findings.map(violationObject) };
+  return JSON.stringify(doc, null, 2) + '\n';
+}
