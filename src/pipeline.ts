@@ -9,6 +9,44 @@ import { closeInputs, inputBytes, openInputs } from './input/source.js';
 import { Assembler } from './parse/assembler.js';
 import { readEntry } from './parse/entry.js';
 
+/**
+ * Bytes in, findings out: the stages joined for one stream of files. Synchronous, so
+ * a file, a pipe and a test feed it the same way.
+ */
+export class StreamChecker {
+  private readonly analyser: Analyser;
+  private readonly assembler: Assembler;
+  private fileIndex = -1;
+
+  constructor(settings: AnalyseSettings, onFinding: (finding: Finding) => void) {
+    const analyser = new Analyser(settings, onFinding);
+    this.analyser = analyser;
+    this.assembler = new Assembler({
+      entry: (buf, start, end, close, firstLineEnd, line) =>
+        analyser.entry(readEntry(buf, start, end, close, firstLineEnd, this.fileIndex, line)),
+      orphanRun: (line) => analyser.orphanRun(line),
+    });
+  }
+
+  beginFile(name: string): void {
+    this.fileIndex++;
+    this.analyser.beginFile(name);
+  }
+
+  push(chunk: Buffer): void {
+    this.assembler.push(chunk);
+  }
+
+  endFile(): void {
+    this.analyser.endFile(this.assembler.endFile());
+  }
+
+  /** End of the stream: decides what is pending and gives the summary. */
+  finish(): Summary {
+    return this.analyser.finish();
+  }
+}
+
 export interface Outcome {
   summary: Summary;
   /** An input that failed while being read: what came before it is in the summary. */
@@ -25,24 +63,17 @@ export async function analyseInputs(
   onFinding: (finding: Finding) => void,
 ): Promise<Outcome> {
   const inputs = openInputs(readingOrder(names));
-  const analyser = new Analyser(settings, onFinding);
-  let fileIndex = 0;
-  const assembler = new Assembler({
-    entry: (buf, start, end, close, firstLineEnd, line) =>
-      analyser.entry(readEntry(buf, start, end, close, firstLineEnd, fileIndex, line)),
-    orphanRun: (line) => analyser.orphanRun(line),
-  });
+  const checker = new StreamChecker(settings, onFinding);
   let inputError: InputError | null = null;
   try {
     for (const input of inputs) {
-      analyser.beginFile(input.name);
+      checker.beginFile(input.name);
       try {
-        for await (const chunk of inputBytes(input)) assembler.push(chunk);
+        for await (const chunk of inputBytes(input)) checker.push(chunk);
       } finally {
         // What was read of a failing input is still counted and checked.
-        analyser.endFile(assembler.endFile());
+        checker.endFile();
       }
-      fileIndex++;
     }
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
@@ -50,5 +81,5 @@ export async function analyseInputs(
   } finally {
     closeInputs(inputs);
   }
-  return { summary: analyser.finish(), inputError };
+  return { summary: checker.finish(), inputError };
 }

@@ -33,8 +33,13 @@ export interface Summary {
 
 const HEX_ID = /^[0-9a-f]{8}$/;
 
-function seconds(n: number): string {
-  return `${n} s`;
+/** A duration for a message: `17 s`, `59 min 40 s`, `3 h 2 min`. */
+export function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
 }
 
 export class Analyser {
@@ -94,7 +99,7 @@ export class Analyser {
         e.fileIndex,
         e.line,
         e.requestId,
-        `entry is ${seconds(prev.stamp.instant - stamp.instant)} earlier than the entry before it (${this.place(prev.fileIndex, prev.line, e.fileIndex)})`,
+        `entry is ${duration(prev.stamp.instant - stamp.instant)} earlier than the entry before it (${this.place(prev.fileIndex, prev.line, e.fileIndex)})`,
       );
     }
     this.previous = { stamp, fileIndex: e.fileIndex, line: e.line };
@@ -196,7 +201,7 @@ export class Analyser {
         l.fileIndex,
         l.line,
         l.requestId,
-        `lookups of one refresh pair are ${seconds(Math.abs(d))} apart (partner at ${where})`,
+        `lookups of one refresh pair are ${duration(Math.abs(d))} apart (partner at ${where})`,
       );
     }
   }
