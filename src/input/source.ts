@@ -16,7 +16,8 @@ export interface Input {
   fd: number | null;
 }
 
-function reason(err: unknown): string {
+/** Why a file could not be opened or read, in a few words. */
+export function reason(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
   switch (code) {
     case 'ENOENT':

@@ -1,0 +1,87 @@
+// Shared by the tests: build log lines like the service writes them, and run the
+// pipeline on text in memory.
+
+import { compareFindings, type Finding } from '../src/analyse/finding.js';
+import { severities, type Severities } from '../src/analyse/rules.js';
+import type { Summary } from '../src/analyse/analyser.js';
+import { StreamChecker } from '../src/pipeline.js';
+
+export const SRC = '/usr/share/roundcube/program/lib/Roundcube/rcube_db.php';
+export const SEG = 'cpsess0123456789';
+export const ID = '3fa9c2d1';
+
+export function refreshPath(segment = SEG): string {
+  return `/${segment}/3rdparty/roundcube/index.php?_task=mail&_action=refresh`;
+}
+
+export function query(table: string): string {
+  return `SELECT *, calendar_id AS id FROM ${table} WHERE user_id = '1' ORDER BY name`;
+}
+
+/** A refresh lookup line: `time` is `HH:MM:SS` on 21-Nov-2026 at +0100 unless a full stamp is given. */
+export function lookup(
+  time: string,
+  table: 'calendars' | 'caldav_calendars',
+  opts: { id?: string | null; segment?: string | null; zone?: string } = {},
+): string {
+  const stamp = time.includes('-') ? time : `21-Nov-2026 ${time} ${opts.zone ?? '+0100'}`;
+  const id = opts.id === undefined ? ID : opts.id;
+  const segment = opts.segment === undefined ? SEG : opts.segment;
+  const path = segment === null ? '/3rdparty/roundcube/index.php?_task=mail&_action=refresh' : refreshPath(segment);
+  return `[${stamp}]: ${id === null ? '' : `<${id}> `}DB Error: [1] no such table: ${table} (SQL Query: ${query(table)}) in ${SRC} on line 578 (POST ${path})`;
+}
+
+export function pair(time: string, opts: Parameters<typeof lookup>[2] = {}): string[] {
+  return [lookup(time, 'calendars', opts), lookup(time, 'caldav_calendars', opts)];
+}
+
+/** Any other entry: an IMAP error at `time`, with the given id and segment. */
+export function imap(time: string, opts: { id?: string | null; segment?: string | null } = {}): string {
+  const id = opts.id === undefined ? ID : opts.id;
+  const segment = opts.segment === undefined ? SEG : opts.segment;
+  const path = segment === null ? '/index.php?_task=mail&_action=refresh' : refreshPath(segment);
+  return `[21-Nov-2026 ${time} +0100]: ${id === null ? '' : `<${id}> `}IMAP Error: Login failed for alice@example.test against 127.0.0.1 from 127.0.0.1. in /usr/share/roundcube/program/lib/Roundcube/rcube_imap.php on line 211 (POST ${path})`;
+}
+
+export interface Checked {
+  summary: Summary;
+  findings: Finding[];
+}
+
+export interface CheckOptions {
+  pairWindow?: number;
+  severities?: Partial<Severities>;
+  /** Feed the bytes in chunks of this size (default: all at once). */
+  chunk?: number;
+}
+
+type FileText = string | Buffer;
+
+/** Runs the pipeline on one text, or on named files read as one stream. */
+export function check(input: FileText | [string, FileText][], opts: CheckOptions = {}): Checked {
+  const files: [string, FileText][] = Array.isArray(input) ? input : [['errors.log', input]];
+  const findings: Finding[] = [];
+  const checker = new StreamChecker(
+    { pairWindow: opts.pairWindow ?? 30, severities: severities(opts.severities) },
+    (f) => findings.push(f),
+  );
+  for (const [name, text] of files) {
+    const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+    checker.beginFile(name);
+    const size = opts.chunk ?? Math.max(1, bytes.length);
+    for (let i = 0; i < bytes.length; i += size) checker.push(bytes.subarray(i, i + size));
+    checker.endFile();
+  }
+  const summary = checker.finish();
+  return { summary, findings: findings.sort(compareFindings) };
+}
+
+/** A log text from lines, each ended by a newline. */
+export function log(...lines: (string | string[])[]): string {
+  return lines.flat().map((l) => l + '\n').join('');
+}
+
+/** `rule@line` for each finding: compact to assert on. */
+export function where(c: Checked): string[] {
+  return c.findings.map((f) => `${f.rule}@${f.line}`);
+}

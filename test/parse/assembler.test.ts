@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { Assembler } from '../../src/parse/assembler.js';
+
+interface Seen {
+  entries: { line: number; text: string; firstLine: string }[];
+  orphans: number[];
+  lines: number;
+}
+
+/** Assembles `text` fed in chunks of `chunk` bytes. */
+function assemble(text: string | Buffer, chunk = Infinity): Seen {
+  const seen: Seen = { entries: [], orphans: [], lines: 0 };
+  const a = new Assembler({
+    entry: (buf, start, end, _close, firstLineEnd, line) =>
+      seen.entries.push({ line, text: buf.toString('utf8', start, end), firstLine: buf.toString('utf8', start, firstLineEnd) }),
+    orphanRun: (line) => seen.orphans.push(line),
+  });
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+  const size = Math.min(chunk, Math.max(1, bytes.length));
+  for (let i = 0; i < bytes.length; i += size) a.push(bytes.subarray(i, i + size));
+  seen.lines = a.endFile();
+  return seen;
+}
+
+const H1 = '[21-Nov-2026 10:04:07 +0100]: <3fa9c2d1> DB Error: one';
+const H2 = '[21-Nov-2026 10:04:08 +0100]: <3fa9c2d1> DB Error: two';
+
+describe('assembler', () => {
+  it('counts lines: a last line without newline counts, an empty file has none', () => {
+    expect(assemble('').lines).toBe(0);
+    expect(assemble('\n').lines).toBe(1);
+    expect(assemble(`${H1}\n${H2}`).lines).toBe(2);
+    expect(assemble(`${H1}\n${H2}\n`).lines).toBe(2);
+    expect(assemble(`${H1}\n\n`).lines).toBe(2);
+  });
+
+  it('folds lines that start no entry into the entry above', () => {
+    const seen = assemble(`${H1}\n  FROM caldav_calendars\n#0 {main}\n${H2}\n`);
+    expect(seen.entries).toEqual([
+      { line: 1, text: `${H1}\n  FROM caldav_calendars\n#0 {main}`, firstLine: H1 },
+      { line: 4, text: H2, firstLine: H2 },
+    ]);
+  });
+
+  it('takes CRLF as a line end, and a lone CR as text', () => {
+    const seen = assemble(`${H1}\r\nmore\r\n${H2}\r\n`);
+    expect(seen.lines).toBe(3);
+    expect(seen.entries[0].firstLine).toBe(H1);
+    expect(seen.entries[1].line).toBe(3);
+    const lone = assemble(`${H1}\r${H2}\n`);
+    expect(lone.lines).toBe(1);
+    expect(lone.entries).toHaveLength(1);
+  });
+
+  it('reports each run of non-blank lines before the first entry once, at its first line', () => {
+    const seen = assemble(`junk\nmore junk\n\n  \t\nagain\n${H1}\nnot orphan\n\nnot orphan either\n`);
+    expect(seen.orphans).toEqual([1, 5]);
+    expect(seen.entries).toHaveLength(1);
+    expect(seen.lines).toBe(9);
+  });
+
+  it('takes blank lines before the first entry as no run', () => {
+    expect(assemble(`\n \n\t\n${H1}\n`).orphans).toEqual([]);
+  });
+
+  it('gives the same result whatever the chunk size', () => {
+    const text = `junk\r\n${H1}\r\n  x\r\n\r\n${H2}\nlast line without newline`;
+    const whole = assemble(text);
+    for (const chunk of [1, 2, 3, 7, 30, 64]) expect(assemble(text, chunk), String(chunk)).toEqual(whole);
+  });
+
+  it('keeps a CR split from its LF across chunks out of the line', () => {
+    const text = `${H1}\r\n${H2}\r\n`;
+    const at = text.indexOf('\r') + 1;
+    const a: string[] = [];
+    const asm = new Assembler({ entry: (b, s, _e, _c, f) => a.push(b.toString('utf8', s, f)), orphanRun: () => {} });
+    asm.push(Buffer.from(text.slice(0, at)));
+    asm.push(Buffer.from(text.slice(at)));
+    asm.endFile();
+    expect(a).toEqual([H1, H2]);
+  });
+
+  it('survives bytes that are not UTF-8', () => {
+    const bytes = Buffer.concat([Buffer.from(`${H1} `), Buffer.from([0xff, 0xfe, 0x00, 0xc3]), Buffer.from(`\n${H2}\n`)]);
+    const seen = assemble(bytes);
+    expect(seen.entries).toHaveLength(2);
+    expect(seen.lines).toBe(2);
+  });
+
+  it('starts each file afresh: lines before its first entry are orphans again', () => {
+    const seen: number[] = [];
+    const a = new Assembler({ entry: (_b, _s, _e, _c, _f, line) => seen.push(line), orphanRun: (line) => seen.push(-line) });
+    a.push(Buffer.from(`${H1}\ncontinued\n`));
+    expect(a.endFile()).toBe(2);
+    a.push(Buffer.from(`stray\n${H2}\n`));
+    expect(a.endFile()).toBe(2);
+    expect(seen).toEqual([1, -1, 2]);
+  });
+
+  it('holds an entry longer than its buffer', () => {
+    const long = `${H1} ${'x'.repeat(3 << 20)}`;
+    const seen = assemble(`${long}\n${H2}\n`, 1 << 16);
+    expect(seen.entries[0].text.length).toBe(long.length);
+    expect(seen.entries[1].text).toBe(H2);
+  });
+});

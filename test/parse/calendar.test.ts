@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { civilFromSeconds, daysFromCivil, daysInMonth, isLeapYear, isoAt, monthNumber } from '../../src/parse/calendar.js';
+
+describe('calendar', () => {
+  it('knows leap years by the Gregorian rule', () => {
+    expect([2024, 2000, 2400, 0].map(isLeapYear)).toEqual([true, true, true, true]);
+    expect([2026, 1900, 2100, 2023].map(isLeapYear)).toEqual([false, false, false, false]);
+  });
+
+  it('gives the days of each month', () => {
+    expect(daysInMonth(2024, 2)).toBe(29);
+    expect(daysInMonth(2026, 2)).toBe(28);
+    expect(daysInMonth(1900, 2)).toBe(28);
+    expect(daysInMonth(2026, 4)).toBe(30);
+    expect(daysInMonth(2026, 12)).toBe(31);
+  });
+
+  it('reads only the English three-letter month names, in their case', () => {
+    expect(monthNumber('Jan')).toBe(1);
+    expect(monthNumber('Dec')).toBe(12);
+    expect(monthNumber('jan')).toBe(0);
+    expect(monthNumber('JAN')).toBe(0);
+    expect(monthNumber('Mai')).toBe(0);
+  });
+
+  it('counts days like Date does, also for years Date.UTC would shift', () => {
+    for (const [y, m, d] of [[1970, 1, 1], [2026, 11, 21], [2024, 2, 29], [1601, 1, 1], [2400, 12, 31]]) {
+      expect(daysFromCivil(y, m, d) * 86400000).toBe(Date.UTC(y, m - 1, d));
+    }
+    // Year 0050 is not 1950.
+    const fifty = new Date(0);
+    fifty.setUTCFullYear(50, 0, 1);
+    expect(daysFromCivil(50, 1, 1) * 86400000).toBe(fifty.getTime());
+  });
+
+  it('goes back from seconds to a civil time', () => {
+    const s = daysFromCivil(2026, 10, 25) * 86400 + 2 * 3600 + 1 * 60 + 30;
+    expect(civilFromSeconds(s)).toEqual({ year: 2026, month: 10, day: 25, hour: 2, minute: 1, second: 30 });
+  });
+
+  it('writes ISO 8601 with the offset, never Z, keeping -00:00', () => {
+    const instant = daysFromCivil(2026, 11, 21) * 86400 + 9 * 3600 + 7;
+    expect(isoAt(instant, 3600, false)).toBe('2026-11-21T10:00:07+01:00');
+    expect(isoAt(instant, 0, false)).toBe('2026-11-21T09:00:07+00:00');
+    expect(isoAt(instant, 0, true)).toBe('2026-11-21T09:00:07-00:00');
+    expect(isoAt(instant, -(9 * 3600 + 30 * 60), true)).toBe('2026-11-20T23:30:07-09:30');
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { isRefresh, requestKind, sessionSegment } from '../../src/parse/request.js';
+
+describe('session segment', () => {
+  it('reads a lowercase prefix and 10 digits at the start of the path', () => {
+    expect(sessionSegment('/cpsess0123456789/3rdparty/roundcube/index.php')).toBe('cpsess0123456789');
+    expect(sessionSegment('/cpsess0123456789/?_task=mail')).toBe('cpsess0123456789');
+    expect(sessionSegment('/cpsess0123456789?x=1')).toBe('cpsess0123456789');
+  });
+
+  it('finds none elsewhere or of another shape', () => {
+    for (const path of [
+      '/3rdparty/roundcube/index.php',
+      '/roundcube/cpsess0123456789/index.php',
+      '/cpsess012345678/index.php',
+      '/cpsess01234567890/index.php',
+      '/CPSESS0123456789/index.php',
+      '/0123456789/index.php',
+      'cpsess0123456789/index.php',
+      '',
+    ]) {
+      expect(sessionSegment(path), path).toBeNull();
+    }
+  });
+});
+
+describe('request kind', () => {
+  const base = '/cpsess0123456789/3rdparty/roundcube/index.php';
+
+  it('knows a refresh by POST, _task=mail and _action=refresh in any order', () => {
+    expect(requestKind('POST', `${base}?_task=mail&_action=refresh`)).toBe('refresh');
+    expect(requestKind('POST', `${base}?_action=refresh&_task=mail`)).toBe('refresh');
+    expect(requestKind('POST', `${base}?_task=mail&_action=refresh&_remote=1&_unlock=loading1`)).toBe('refresh');
+    expect(requestKind('POST', '/cpsess0123456789/3rdparty/roundcube/?_task=mail&_action=refresh')).toBe('refresh');
+    expect(isRefresh('POST', '/cpsess0123456789/3rdparty/roundcube/?_action=refresh&_task=mail')).toBe(true);
+  });
+
+  it('needs both parameters exactly, and POST', () => {
+    for (const [method, path] of [
+      ['GET', `${base}?_task=mail&_action=refresh`],
+      ['POST', `${base}?_task=mail`],
+      ['POST', `${base}?_task=mail&_action=refreshed`],
+      ['POST', `${base}?x_task=mail&_action=refresh`],
+      ['POST', `${base}?_task=calendar&_action=refresh`],
+      ['POST', base],
+    ]) {
+      expect(isRefresh(method, path), path).toBe(false);
+      expect(requestKind(method, path)).not.toBe('refresh');
+    }
+  });
+
+  it('knows a login completion and the entry page', () => {
+    expect(requestKind('POST', `${base}?login=1&post_login=46480620395438&_task=login&_action=login`)).toBe('login');
+    expect(requestKind('POST', `${base}?login=1&post_login=x`)).toBe('other');
+    expect(requestKind('GET', base)).toBe('entry');
+    expect(requestKind('GET', `${base}?_task=mail`)).toBe('other');
+  });
+});
