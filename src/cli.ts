@@ -135,7 +135,8 @@ function program(io: Io, setStatus: (status: number) => void): Command {
       writeOut: io.out,
       writeErr: io.err,
       // One style for every error line: `webmail-log: <what is wrong>`.
-      outputError: (text, write) => write(`webmail-log: ${text.replace(/^error: /, '')}`),
+      // and on one line, a suggestion included.
+      outputError: (text, write) => write(`webmail-log: ${text.replace(/^error: /, '').trimEnd().replace(/\n/g, ' ')}\n`),
     })
     .showSuggestionAfterError(true)
     .addHelpText('after', PROGRAM_EXAMPLES);

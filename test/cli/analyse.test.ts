@@ -1,0 +1,222 @@
+// The command line as an operator meets it: files, stdin, exit status, errors, colour.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { imap, log, lookup, pair } from '../helpers.js';
+import { cli, ROOT } from './run.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'webmail-log-cli-'));
+function file(name: string, content: string | Buffer): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+const CLEAN = log(pair('10:00:07'), pair('10:01:07'));
+const WARNS = log(pair('10:00:07'), lookup('10:01:07', 'calendars'));
+const ERRS = log(lookup('10:00:07', 'caldav_calendars'), lookup('10:00:07', 'calendars'));
+
+describe('exit status', () => {
+  it('is 0 without violations, and with warnings only', async () => {
+    expect((await cli(['analyse', file('clean.log', CLEAN)])).status).toBe(0);
+    expect((await cli(['analyse', file('warns.log', WARNS)])).status).toBe(0);
+  });
+
+  it('is 1 with an error-level violation, or with warnings under --strict', async () => {
+    expect((await cli(['analyse', file('errs.log', ERRS)])).status).toBe(1);
+    expect((await cli(['analyse', '--strict', file('warns.log', WARNS)])).status).toBe(1);
+    expect((await cli(['analyse', '--strict', file('clean.log', CLEAN)])).status).toBe(0);
+  });
+
+  it('follows --rule severities', async () => {
+    const errs = file('errs.log', ERRS);
+    expect((await cli(['analyse', '--rule', 'pair-order=warning', errs])).status).toBe(0);
+    expect((await cli(['analyse', '--rule', 'pair-order=off', '--strict', errs])).status).toBe(0);
+    const warns = file('warns.log', WARNS);
+    expect((await cli(['analyse', '--rule', 'pair-incomplete=error', warns])).status).toBe(1);
+  });
+
+  it('follows --pair-window', async () => {
+    const late = file('late.log', log(lookup('10:00:07', 'calendars'), lookup('10:00:50', 'caldav_calendars')));
+    const narrow = JSON.parse((await cli(['analyse', '--format', 'json', late])).stdout);
+    expect(narrow.violations.map((v: { rule: string }) => v.rule)).toEqual(['pair-incomplete', 'pair-incomplete']);
+    const wide = await cli(['analyse', '--format', 'json', '--pair-window', '60', late]);
+    expect(JSON.parse(wide.stdout).violations.map((v: { rule: string }) => v.rule)).toEqual(['pair-same-second']);
+    expect(wide.status).toBe(1);
+  });
+});
+
+describe('inputs', () => {
+  it('reads stdin given as -, named - in findings', async () => {
+    const ran = await cli(['analyse', '--format', 'json', '-'], { stdin: ERRS });
+    const doc = JSON.parse(ran.stdout);
+    expect(doc.violations[0]).toMatchObject({ rule: 'pair-order', file: '-', line: 2 });
+    expect(ran.status).toBe(1);
+  });
+
+  it('reads stdin when no input is named and stdin is not a terminal', async () => {
+    const ran = await cli(['analyse', '--format', 'json'], { stdin: CLEAN });
+    expect(JSON.parse(ran.stdout).summary.refreshPairs).toBe(2);
+  });
+
+  it('reads gzip on stdin too', async () => {
+    const ran = await cli(['analyse', '--format', 'json', '-'], { stdin: gzipSync(CLEAN) });
+    expect(JSON.parse(ran.stdout).summary.refreshPairs).toBe(2);
+  });
+
+  it('gives the same findings for a file and for the same bytes on stdin', async () => {
+    const text = log('junk', pair('10:00:07'), lookup('10:00:08', 'caldav_calendars'), imap('09:00:00', { id: 'XY' }));
+    const fromFile = JSON.parse((await cli(['analyse', '--format', 'json', file('same.log', text)])).stdout);
+    const fromPipe = JSON.parse((await cli(['analyse', '--format', 'json', '-'], { stdin: text })).stdout);
+    const strip = (d: { violations: { file: string }[] }) => d.violations.map((v) => ({ ...v, file: undefined }));
+    expect(strip(fromPipe)).toEqual(strip(fromFile));
+    expect(fromPipe.summary).toEqual(fromFile.summary);
+  });
+
+  it('reads several inputs as one stream, a rotation set oldest first', async () => {
+    file('rot.log.2.gz', gzipSync(log(lookup('10:00:07', 'calendars'))));
+    file('rot.log.1', log(lookup('10:00:07', 'caldav_calendars')));
+    file('rot.log', log(imap('10:00:08')));
+    const ran = await cli(['analyse', '--format', 'json', 'rot.log', 'rot.log.2.gz', 'rot.log.1'], { cwd: dir });
+    const doc = JSON.parse(ran.stdout);
+    expect(doc.summary).toMatchObject({ files: 3, lines: 3, refreshPairs: 1 });
+    expect(doc.violations).toEqual([]);
+  });
+});
+
+describe('bad arguments and inputs: one line on stderr, exit 2', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['a missing file', ['analyse', 'no-such.log'], /^webmail-log: cannot read no-such\.log: no such file\n$/],
+    ['a directory', ['analyse', '.'], /^webmail-log: cannot read \.: is a directory\n$/],
+    ['an unknown rule', ['analyse', '--rule', 'pair-orders=off', 'x'], /unknown rule "pair-orders"/],
+    ['an unknown severity', ['analyse', '--rule', 'pair-order=fatal', 'x'], /unknown severity "fatal"/],
+    ['a rule without severity', ['analyse', '--rule', 'pair-order', 'x'], /expected <id>=<off\|warning\|error>/],
+    ['a bad number', ['analyse', '--pair-window', 'soon', 'x'], /--pair-window.*expected a number of seconds/],
+    ['a negative number', ['analyse', '--pair-window', '-5', 'x'], /--pair-window/],
+    ['an unknown format', ['analyse', '--format', 'xml', 'x'], /Allowed choices are text, json/],
+    ['an unknown option', ['analyse', '--bogus', 'x'], /unknown option '--bogus'/],
+    ['an unknown command', ['analyze-it'], /unknown command 'analyze-it'/],
+  ];
+  for (const [what, args, message] of cases) {
+    it(what, async () => {
+      const ran = await cli(args, { cwd: ROOT });
+      expect(ran.status).toBe(2);
+      expect(ran.stderr).toMatch(message);
+      expect(ran.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(ran.stderr).not.toMatch(/at .*\.js:\d+/);
+      expect(ran.stdout).toBe('');
+    });
+  }
+
+  it('checks every input before reading any', async () => {
+    const ran = await cli(['analyse', '--format', 'json', file('ok.log', CLEAN), 'missing.log'], { cwd: dir });
+    expect(ran.status).toBe(2);
+    expect(ran.stdout).toBe('');
+    expect(ran.stderr).toBe('webmail-log: cannot read missing.log: no such file\n');
+  });
+
+  it('reports what was read of a corrupt gzip input, then names it', async () => {
+    const cut = gzipSync(log(...Array.from({ length: 200 }, (_, i) => imap(`10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`))));
+    const path = file('cut.log.gz', cut.subarray(0, cut.length - 20));
+    const ran = await cli(['analyse', '--format', 'json', path]);
+    expect(ran.status).toBe(2);
+    expect(JSON.parse(ran.stdout).summary.entries).toBeGreaterThan(0);
+    expect(ran.stderr).toMatch(/^webmail-log: cannot read .*cut\.log\.gz: corrupt gzip data/);
+  });
+
+  it('prints help and exits 2 when run with nothing', async () => {
+    const ran = await cli([]);
+    expect(ran.status).toBe(2);
+    expect(ran.stderr).toMatch(/Usage: webmail-log/);
+  });
+});
+
+describe('other commands', () => {
+  it('lists the rules with their default severities', async () => {
+    const ran = await cli(['rules']);
+    expect(ran.status).toBe(0);
+    const rows = ran.stdout.trim().split('\n').map((l) => l.split(/\s{2,}/).slice(0, 2));
+    expect(rows).toEqual([
+      ['pair-order', 'error'],
+      ['pair-same-second', 'error'],
+      ['pair-incomplete', 'warning'],
+      ['chronological', 'error'],
+      ['request-id-format', 'warning'],
+      ['session-consistency', 'warning'],
+      ['malformed', 'error'],
+    ]);
+  });
+
+  it('shows help with examples on every command, and knows the alias analyze', async () => {
+    for (const args of [['--help'], ['analyse', '--help'], ['rules', '--help'], ['analyze', '--help']]) {
+      const ran = await cli(args);
+      expect(ran.status, args.join(' ')).toBe(0);
+      expect(ran.stdout).toMatch(/Examples?:/);
+    }
+    expect((await cli(['analyze', file('clean.log', CLEAN)])).status).toBe(0);
+  });
+});
+
+describe('text report', () => {
+  it('shows the overview, request ids, signatures and violations by rule', async () => {
+    const ran = await cli(['analyse', file('errs.log', ERRS)]);
+    expect(ran.stdout).toMatch(/Overview/);
+    expect(ran.stdout).toMatch(/entries\s+2: 2 DB errors, 0 other, 0 malformed/);
+    expect(ran.stdout).toMatch(/Request ids[\s\S]*3fa9c2d1[\s\S]*cpsess0123456789/);
+    expect(ran.stdout).toMatch(/no such table: caldav_calendars/);
+    expect(ran.stdout).toMatch(/pair-order \(1\)/);
+    expect(ran.stdout).toMatch(/errs\.log:2 {2}remote-sync lookup \(line 1\) came before the local lookup/);
+  });
+
+  it('lists the first 10 violations of a rule, and all with --all', async () => {
+    const many = file('many.log', log(...Array.from({ length: 12 }, (_, i) => lookup(`10:${String(i).padStart(2, '0')}:00`, 'calendars'))));
+    const some = await cli(['analyse', many]);
+    expect(some.stdout.match(/many\.log:\d+/g)).toHaveLength(10);
+    expect(some.stdout).toMatch(/… 2 more \(--all lists them\)/);
+    const all = await cli(['analyse', '--all', many]);
+    expect(all.stdout.match(/many\.log:\d+/g)).toHaveLength(12);
+  });
+
+  it('never prints control characters from the log raw', async () => {
+    const evil = file('evil.log', log(imap('10:00:00', { id: '\x1b[31mX' }), '[21-Nov-2026 10:00:01 +0100]: <3fa9c2d1> DB Error: [1] \x1b]0;pwned\x07 (SQL Query: q) in f on line 1 (POST /x)'));
+    const ran = await cli(['analyse', '--all', evil]);
+    expect(ran.stdout).not.toMatch(/\x1b|\x07/);
+    expect(ran.stdout).toContain('\\x1b[31mX');
+    expect(ran.stdout).toContain('\\x1b]0;pwned\\x07');
+  });
+
+  it('is coloured only when asked or on a terminal; NO_COLOR and --no-color turn it off', async () => {
+    const errs = file('errs.log', ERRS);
+    expect((await cli(['analyse', errs])).stdout).not.toMatch(/\x1b\[/);
+    expect((await cli(['analyse', '--color', errs])).stdout).toMatch(/\x1b\[/);
+    expect((await cli(['analyse', errs], { env: { FORCE_COLOR: '1' } })).stdout).toMatch(/\x1b\[/);
+    expect((await cli(['analyse', '--no-color', errs], { env: { FORCE_COLOR: '1' } })).stdout).not.toMatch(/\x1b\[/);
+    expect((await cli(['analyse', '--color', errs], { env: { NO_COLOR: '1' } })).stdout).toMatch(/\x1b\[/);
+  });
+});
+
+describe('JSON report', () => {
+  it('is one document on stdout and nothing else, even with violations', async () => {
+    const ran = await cli(['analyse', '--format', 'json', file('errs.log', ERRS)]);
+    expect(ran.stderr).toBe('');
+    const doc = JSON.parse(ran.stdout);
+    expect(Object.keys(doc)).toEqual(['schemaVersion', 'summary', 'requestIds', 'signatures', 'violations']);
+    expect(doc.schemaVersion).toBe(1);
+    expect(doc.violations[0]).toEqual({
+      rule: 'pair-order',
+      severity: 'error',
+      file: join(dir, 'errs.log'),
+      line: 2,
+      requestId: '3fa9c2d1',
+      message: 'remote-sync lookup (line 1) came before the local lookup',
+    });
+  });
+
+  it('is not coloured even when colour is forced', async () => {
+    const ran = await cli(['analyse', '--format', 'json', '--color', file('errs.log', ERRS)], { env: { FORCE_COLOR: '3' } });
+    expect(ran.stdout).not.toMatch(/\x1b/);
+  });
+});
