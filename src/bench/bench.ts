@@ -1,0 +1,137 @@
+// `npm run bench`: generates large logs with known violations (cached outside the repo),
+// times webmail-log on them against grep and wc (and lnav when installed), reports MB/s
+// and peak RSS, and checks the findings against the generator's ground truth.
+//
+//   npm run bench                 100 MB and 1 GB
+//   npm run bench -- --sizes 100  only 100 MB
+//   WEBMAIL_LOG_BENCH_DIR=/data npm run bench
+
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateLog, type GroundTruth } from './generate.js';
+
+/** Bump when the generator's output changes, so cached logs are made anew. */
+const GENERATOR_VERSION = 1;
+const MB = 1e6;
+const MEASURE = fileURLToPath(new URL('./measure.js', import.meta.url));
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+interface Row {
+  tool: string;
+  seconds: number;
+  rssMiB: number | null;
+  note: string;
+}
+
+function argValue(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+function logFor(sizeMB: number): { path: string; truth: GroundTruth } {
+  const dir = process.env.WEBMAIL_LOG_BENCH_DIR ?? join(tmpdir(), 'webmail-log-bench');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `errors-${sizeMB}MB-v${GENERATOR_VERSION}.log`);
+  const truthPath = `${path}.truth.json`;
+  if (existsSync(path) && existsSync(truthPath)) return { path, truth: JSON.parse(readFileSync(truthPath, 'utf8')) };
+  process.stderr.write(`generating ${path} …\n`);
+  const truth = generateLog(path, sizeMB * MB);
+  writeFileSync(truthPath, JSON.stringify(truth, null, 2));
+  return { path, truth };
+}
+
+/** Runs an external command under /usr/bin/time for its peak RSS. */
+function external(tool: string, cmd: string, args: string[]): Row {
+  const started = process.hrtime.bigint();
+  const r = TIME
+    ? spawnSync(TIME, ['-f', '%M', cmd, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 })
+    : spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const kib = TIME ? Number(r.stderr.trim().split('\n').pop()) : NaN;
+  return { tool, seconds, rssMiB: Number.isFinite(kib) ? kib / 1024 : null, note: r.stdout.trim().split('\n')[0] ?? '' };
+}
+
+/** Runs webmail-log through measure.js; returns the row and the JSON document. */
+function ours(tool: string, args: string[], stdinPath: string | null): { row: Row; doc: unknown } {
+  const stdin = stdinPath ? openSync(stdinPath, 'r') : 'ignore';
+  let r: SpawnSyncReturns<string>;
+  try {
+    r = spawnSync(process.execPath, [MEASURE, 'analyse', '--format', 'json', ...args], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+      stdio: [stdin, 'pipe', 'pipe', 'pipe'],
+    });
+  } finally {
+    if (typeof stdin === 'number') closeSync(stdin);
+  }
+  const stats = JSON.parse(String(r.output[3]).trim()) as { seconds: number; maxRssKiB: number };
+  return { row: { tool, seconds: stats.seconds, rssMiB: stats.maxRssKiB / 1024, note: `exit ${r.status}` }, doc: JSON.parse(r.stdout) };
+}
+
+function checkTruth(doc: any, truth: GroundTruth): string[] {
+  const problems: string[] = [];
+  const s = doc.summary;
+  for (const key of ['lines', 'entries', 'dbErrors', 'otherEntries', 'malformedEntries', 'refreshPairs'] as const) {
+    if (s[key] !== truth[key]) problems.push(`${key}: ${s[key]}, expected ${truth[key]}`);
+  }
+  const byRule: Record<string, number> = {};
+  for (const v of doc.violations) byRule[v.rule] = (byRule[v.rule] ?? 0) + 1;
+  for (const [rule, count] of Object.entries(truth.violations)) {
+    if ((byRule[rule] ?? 0) !== count) problems.push(`${rule}: ${byRule[rule] ?? 0}, expected ${count}`);
+  }
+  return problems;
+}
+
+function table(sizeMB: number, bytes: number, rows: Row[]): string {
+  const grep = rows.find((r) => r.tool.startsWith('grep'));
+  const lnav = rows.find((r) => r.tool.startsWith('lnav'));
+  const head = ['tool', 'seconds', 'MB/s', '× grep', '× lnav', 'peak RSS MiB', 'note'];
+  const body = rows.map((r) => [
+    r.tool,
+    r.seconds.toFixed(2),
+    (bytes / MB / r.seconds).toFixed(0),
+    grep ? (r.seconds / grep.seconds).toFixed(1) : '-',
+    lnav ? (r.seconds / lnav.seconds).toFixed(2) : '-',
+    r.rssMiB === null ? '-' : r.rssMiB.toFixed(0),
+    r.note,
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
+  return [
+    `${sizeMB} MB log (${(bytes / MB).toFixed(0)} MB, warm cache):`,
+    line(head),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...body.map(line),
+  ].join('\n');
+}
+
+const sizes = argValue('--sizes', '100,1000').split(',').map(Number).filter((n) => n > 0);
+let failed = false;
+for (const sizeMB of sizes) {
+  const { path, truth } = logFor(sizeMB);
+  spawnSync('cat', [path], { stdio: ['ignore', 'ignore', 'ignore'] }); // warm the page cache
+  const rows: Row[] = [];
+  rows.push(external('wc -l', 'wc', ['-l', path]));
+  rows.push(external("grep -c 'DB Error'", 'grep', ['-c', 'DB Error', path]));
+  if (spawnSync('sh', ['-c', 'command -v lnav'], { stdio: 'ignore' }).status === 0) {
+    rows.push(external('lnav (load + count)', 'lnav', ['-n', '-c', ';SELECT count(*) FROM all_logs', path]));
+  }
+  const file = ours('webmail-log file', [path], null);
+  const stdin = ours('webmail-log stdin', ['-'], path);
+  rows.push(file.row, stdin.row);
+  process.stdout.write(table(sizeMB, truth.bytes, rows) + '\n');
+  for (const [what, doc] of [['file', file.doc], ['stdin', stdin.doc]] as const) {
+    const problems = checkTruth(doc, truth);
+    if (problems.length > 0) {
+      failed = true;
+      process.stdout.write(`  ground truth (${what}): MISMATCH: ${problems.join('; ')}\n`);
+    } else {
+      process.stdout.write(`  ground truth (${what}): all ${Object.values(truth.violations).reduce((a, b) => a + b, 0)} planted violations and every count found\n`);
+    }
+  }
+  process.stdout.write('\n');
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,148 @@
+// A deterministic log generator in the image of the real service's errors.log, with
+// violations planted at known places: the benchmark's input and its ground truth.
+
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { isoAt } from '../parse/calendar.js';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const SRC = '/usr/share/roundcube/program/lib/Roundcube/rcube_db.php';
+const IMAP_SRC = '/usr/share/roundcube/program/lib/Roundcube/rcube_imap.php';
+
+/** mulberry32: small, fast, and the same sequence on every machine. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** What the generated log must produce. */
+export interface GroundTruth {
+  bytes: number;
+  lines: number;
+  entries: number;
+  dbErrors: number;
+  otherEntries: number;
+  malformedEntries: number;
+  refreshPairs: number;
+  violations: Record<string, number>;
+}
+
+interface Session {
+  id: string;
+  segment: string;
+  user: number;
+}
+
+function stamp(instant: number): string {
+  // Local time at +0100, as PHP's date('d-M-Y H:i:s O') writes it.
+  const iso = isoAt(instant, 3600, false);
+  const [date, time] = iso.split('T');
+  const [y, m, d] = date.split('-');
+  return `[${d}-${MONTHS[Number(m) - 1]}-${y} ${time.slice(0, 8)} +0100]`;
+}
+
+/** Writes about `targetBytes` of log to `path` and returns what a correct check finds there. */
+export function generateLog(path: string, targetBytes: number, seed = 1): GroundTruth {
+  const rnd = random(seed);
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join('');
+  const digits = (n: number) => Array.from({ length: n }, () => Math.floor(rnd() * 10)).join('');
+  const sessions: Session[] = Array.from({ length: 40 }, (_, i) => ({ id: hex(8), segment: `cpsess${digits(10)}`, user: i + 1 }));
+  const truth: GroundTruth = {
+    bytes: 0,
+    lines: 0,
+    entries: 0,
+    dbErrors: 0,
+    otherEntries: 0,
+    malformedEntries: 0,
+    refreshPairs: 0,
+    violations: { 'pair-order': 0, 'pair-same-second': 0, 'pair-incomplete': 0, chronological: 0, 'request-id-format': 0, 'session-consistency': 0, malformed: 0 },
+  };
+  const fd = openSync(path, 'w');
+  let out: string[] = [];
+  let pending = 0;
+  const emit = (text: string, lines: number) => {
+    out.push(text);
+    pending += text.length;
+    truth.lines += lines;
+    if (pending > 1 << 22) flush();
+  };
+  const flush = () => {
+    const chunk = Buffer.from(out.join(''));
+    writeSync(fd, chunk);
+    truth.bytes += chunk.length;
+    out = [];
+    pending = 0;
+  };
+  const lookup = (t: number, s: Session, table: string, multiline: boolean) => {
+    const query = multiline
+      ? `SELECT *, calendar_id AS id\n                FROM ${table}\n                WHERE user_id='${s.user}'\n                ORDER BY name`
+      : `SELECT *, calendar_id AS id FROM ${table} WHERE user_id = '${s.user}' ORDER BY name`;
+    emit(
+      `${stamp(t)}: <${s.id}> DB Error: [1] no such table: ${table} (SQL Query: ${query}) in ${SRC} on line 578 (POST /${s.segment}/3rdparty/roundcube/index.php?_task=mail&_action=refresh)\n`,
+      multiline ? 4 : 1,
+    );
+    truth.entries++;
+    truth.dbErrors++;
+  };
+  const imap = (t: number, s: Session) => {
+    emit(
+      `${stamp(t)}: <${s.id}> IMAP Error: Login failed for user${s.user}@example.test against 127.0.0.1 from 203.0.113.${s.user}. Could not connect to 127.0.0.1:143: Connection refused in ${IMAP_SRC} on line 211 (POST /${s.segment}/3rdparty/roundcube/index.php?_task=mail&_action=refresh)\n`,
+      1,
+    );
+    truth.entries++;
+    truth.otherEntries++;
+  };
+
+  let now = Date.UTC(2026, 10, 1) / 1000;
+  const approxEntry = 330;
+  while (truth.bytes + pending < targetBytes - approxEntry * 3) {
+    now += 1 + Math.floor(rnd() * 3);
+    const s = sessions[Math.floor(rnd() * sessions.length)];
+    const multiline = s.user % 4 === 0;
+    const roll = rnd();
+    if (roll < 0.0005) {
+      // pair-order: remote first, then local, same second.
+      lookup(now, s, 'caldav_calendars', multiline);
+      lookup(now, s, 'calendars', false);
+      truth.refreshPairs++;
+      truth.violations['pair-order']++;
+    } else if (roll < 0.001) {
+      // pair-same-second: the remote lookup a second late.
+      lookup(now, s, 'calendars', false);
+      now += 1;
+      lookup(now, s, 'caldav_calendars', multiline);
+      truth.refreshPairs++;
+      truth.violations['pair-same-second']++;
+    } else if (roll < 0.0015) {
+      // pair-incomplete: the remote lookup never written; the clock then moves past the
+      // 30 s window so that nothing written later can be taken for its partner.
+      lookup(now, s, 'calendars', false);
+      truth.violations['pair-incomplete']++;
+      now += 31;
+    } else if (roll < 0.002) {
+      // chronological: an entry stamped five minutes back.
+      imap(now - 300, s);
+      truth.violations.chronological++;
+    } else if (roll < 0.0025) {
+      // malformed: a day April does not have.
+      emit(`[31-Apr-2026 10:00:00 +0100]: <${s.id}> DB Error: [1] no such table: calendars (SQL Query: x) in ${SRC} on line 578 (POST /x)\n`, 1);
+      truth.entries++;
+      truth.malformedEntries++;
+      truth.violations.malformed++;
+    } else if (roll < 0.02) {
+      imap(now, s);
+    } else {
+      lookup(now, s, 'calendars', false);
+      lookup(now, s, 'caldav_calendars', multiline);
+      truth.refreshPairs++;
+    }
+  }
+  flush();
+  closeSync(fd);
+  return truth;
+}
