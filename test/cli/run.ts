@@ -17,7 +17,7 @@ export function cli(
   opts: { cwd?: string; stdin?: string | Buffer; env?: NodeJS.ProcessEnv } = {},
 ): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined, ...opts.env };
+    const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined, ...opts.env };
     for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
     const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
