@@ -1,0 +1,44 @@
+// run() with a stand-in for the process: cases a spawned child cannot show (a terminal).
+
+import { describe, expect, it } from 'vitest';
+import { chooseChalk, run, type Io } from '../../src/cli.js';
+
+function io(over: Partial<Io> = {}): Io & { outText: string; errText: string } {
+  const o = {
+    outText: '',
+    errText: '',
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    env: {},
+    out(text: string) {
+      o.outText += text;
+    },
+    err(text: string) {
+      o.errText += text;
+    },
+    ...over,
+  };
+  return o;
+}
+
+describe('run', () => {
+  it('asks for an input instead of waiting on a terminal', async () => {
+    const fake = io({ stdinIsTTY: true });
+    expect(await run(['node', 'webmail-log', 'analyse'], fake)).toBe(2);
+    expect(fake.errText).toBe('webmail-log: no input: name a log file, or pipe one in and give -\n');
+    expect(fake.outText).toBe('');
+  });
+});
+
+describe('colour', () => {
+  it('follows the flag first, then FORCE_COLOR, then NO_COLOR, then the terminal', () => {
+    expect(chooseChalk(true, false, { NO_COLOR: '1' }).level).toBeGreaterThan(0);
+    expect(chooseChalk(false, true, { FORCE_COLOR: '1' }).level).toBe(0);
+    expect(chooseChalk(undefined, false, { FORCE_COLOR: '1' }).level).toBe(1);
+    expect(chooseChalk(undefined, true, { FORCE_COLOR: '0' }).level).toBe(0);
+    expect(chooseChalk(undefined, true, { NO_COLOR: '1' }).level).toBe(0);
+    expect(chooseChalk(undefined, true, { NO_COLOR: '' }).level).toBeGreaterThan(0);
+    expect(chooseChalk(undefined, true, {}).level).toBeGreaterThan(0);
+    expect(chooseChalk(undefined, false, {}).level).toBe(0);
+  });
+});
