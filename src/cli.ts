@@ -1,22 +1,16 @@
-// The command line: options → one set of settings → the pipeline → a report and an exit status.
+// The command line: options → one AnalyseOptions → a run → an exit status.
 
 import { Chalk, type ChalkInstance } from 'chalk';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import type { Finding } from './analyse/finding.js';
-import { compareFindings } from './analyse/finding.js';
-import { isRuleId, isSeverity, RULES, SEVERITIES, severities, type RuleId, type Severity } from './analyse/rules.js';
+import { isRuleId, isSeverity, RULES, SEVERITIES, type RuleId, type Severity } from './analyse/rules.js';
 import { InputError, UsageError } from './errors.js';
-import { analyseInputs } from './pipeline.js';
-import { renderJson } from './report/json.js';
-import { renderText } from './report/text.js';
+import { processIo, type Io } from './io.js';
+import { analyse, EXIT_OK, EXIT_TROUBLE, FORMATS, type Format } from './run.js';
 
-export const EXIT_OK = 0;
-export const EXIT_VIOLATIONS = 1;
-export const EXIT_TROUBLE = 2;
+export { processIo, type Io };
 
 const DEFAULT_PAIR_WINDOW = 30;
-const FORMATS = ['text', 'json'] as const;
-type Format = (typeof FORMATS)[number];
+const DEFAULT_FLUSH_AFTER_MS = 1000;
 
 interface AnalyseFlags {
   format: Format;
@@ -25,6 +19,9 @@ interface AnalyseFlags {
   strict?: boolean;
   all?: boolean;
   color?: boolean;
+  follow?: boolean;
+  fromStart?: boolean;
+  flushAfter: number;
 }
 
 function parseSeconds(value: string): number {
@@ -35,11 +32,19 @@ function parseSeconds(value: string): number {
   return seconds;
 }
 
+function parseMilliseconds(value: string): number {
+  const ms = Number(value);
+  if (value.trim() === '' || !Number.isInteger(ms) || ms < 0) {
+    throw new InvalidArgumentError('expected a whole number of milliseconds, 0 or more.');
+  }
+  return ms;
+}
+
 function collectRule(value: string, previous: [RuleId, Severity][]): [RuleId, Severity][] {
   const eq = value.indexOf('=');
-  const id = eq < 0 ? value : value.slice(0, eq);
-  const severity = eq < 0 ? '' : value.slice(eq + 1);
   if (eq < 0) throw new InvalidArgumentError(`expected <id>=<${SEVERITIES.join('|')}>.`);
+  const id = value.slice(0, eq);
+  const severity = value.slice(eq + 1);
   if (!isRuleId(id)) throw new InvalidArgumentError(`unknown rule "${id}" (webmail-log rules lists them).`);
   if (!isSeverity(severity)) throw new InvalidArgumentError(`unknown severity "${severity}" (${SEVERITIES.join(', ')}).`);
   return [...previous, [id, severity]];
@@ -60,73 +65,30 @@ const ANALYSE_EXAMPLES = `
 Examples:
   webmail-log analyse errors.log
   webmail-log analyse errors.log.2.gz errors.log.1 errors.log    (a rotation set, read oldest first)
-  tail -n 5000 errors.log | webmail-log analyse -
   webmail-log analyse --format json errors.log > report.json
   webmail-log analyse --rule pair-incomplete=off --pair-window 60 errors.log
   webmail-log analyse --strict errors.log && echo clean
+  tail -f errors.log | webmail-log analyse -                      (each violation as it is found)
+  webmail-log analyse --follow errors.log                         (like tail -F: survives rotation)
+  webmail-log analyse -f --format ndjson errors.log | jq -c 'select(.type == "violation")'
 
 Exit status: 0 no error-level violation, 1 at least one (with --strict, warnings too),
-2 the check could not be done (bad arguments, an unreadable input).`;
+2 the check could not be done (bad arguments, an unreadable input). A live run stopped
+with Ctrl-C or SIGTERM prints its summary and exits 0 or 1 for what it saw.`;
 
 const PROGRAM_EXAMPLES = `
 Examples:
   webmail-log analyse errors.log
   webmail-log analyse --format json errors.log.1 errors.log
+  tail -f errors.log | webmail-log analyse -
   webmail-log rules`;
-
-async function analyse(inputs: string[], flags: AnalyseFlags, io: Io): Promise<number> {
-  if (inputs.length === 0) {
-    if (io.stdinIsTTY) throw new UsageError('no input: name a log file, or pipe one in and give -');
-    inputs = ['-'];
-  }
-  const overrides: Partial<Record<RuleId, Severity>> = {};
-  for (const [id, severity] of flags.rule) overrides[id] = severity;
-  const findings: Finding[] = [];
-  const { summary, inputError } = await analyseInputs(
-    inputs,
-    { pairWindow: flags.pairWindow, severities: severities(overrides) },
-    (f) => findings.push(f),
-  );
-  findings.sort(compareFindings);
-  if (flags.format === 'json') {
-    io.out(renderJson(summary, findings));
-  } else {
-    const chalk = chooseChalk(flags.color, io.stdoutIsTTY, io.env);
-    io.out(renderText(summary, findings, { chalk, all: flags.all === true }));
-  }
-  if (inputError !== null) throw inputError;
-  const { error, warning } = summary.violations;
-  return error > 0 || (flags.strict === true && warning > 0) ? EXIT_VIOLATIONS : EXIT_OK;
-}
 
 function rulesText(): string {
   const width = Math.max(...RULES.map((r) => r.id.length));
-  return (
-    RULES.map((r) => `${r.id.padEnd(width)}  ${r.severity.padEnd(7)}  ${r.summary}`).join('\n') +
-    '\n'
-  );
+  return RULES.map((r) => `${r.id.padEnd(width)}  ${r.severity.padEnd(7)}  ${r.summary}`).join('\n') + '\n';
 }
 
-/** What the program reads and writes besides its arguments: replaceable in tests. */
-export interface Io {
-  out(text: string): void;
-  err(text: string): void;
-  stdinIsTTY: boolean;
-  stdoutIsTTY: boolean;
-  env: NodeJS.ProcessEnv;
-}
-
-export function processIo(): Io {
-  return {
-    out: (text) => void process.stdout.write(text),
-    err: (text) => void process.stderr.write(text),
-    stdinIsTTY: process.stdin.isTTY === true,
-    stdoutIsTTY: process.stdout.isTTY === true,
-    env: process.env,
-  };
-}
-
-function program(io: Io, setStatus: (status: number) => void): Command {
+function program(io: Io, setStatus: (status: number) => void, options: { pollMs?: number }): Command {
   const root = new Command('webmail-log')
     .description('Checks the error log of a Roundcube webmail service: refresh pairs, ordering, request ids.')
     .version('0.1.0')
@@ -134,14 +96,14 @@ function program(io: Io, setStatus: (status: number) => void): Command {
     .configureOutput({
       writeOut: io.out,
       writeErr: io.err,
-      // One style for every error line: `webmail-log: <what is wrong>`.
+      // One style for every error line: `webmail-log: <what is wrong>`,
       // and on one line, a suggestion included.
       outputError: (text, write) => write(`webmail-log: ${text.replace(/^error: /, '').trimEnd().replace(/\n/g, ' ')}\n`),
     })
     .showSuggestionAfterError(true)
     .addHelpText('after', PROGRAM_EXAMPLES);
 
-  root
+  const analyseCommand = root
     .command('analyse')
     .alias('analyze')
     .description('Check one or more logs, read as one stream, and report what breaks the rules.')
@@ -151,10 +113,43 @@ function program(io: Io, setStatus: (status: number) => void): Command {
     .option('--rule <id=severity>', 'set a rule to off, warning or error (repeatable)', collectRule, [])
     .option('--strict', 'exit 1 on warnings too')
     .option('--all', 'list every violation and request id (text format)')
+    .option('-f, --follow', 'follow the files as they grow, like tail -F (stop with Ctrl-C)')
+    .option('--from-start', 'with --follow: read what the files hold first, instead of starting at their end')
+    .option('--flush-after <ms>', 'on a live input, take an entry as complete after this much quiet', parseMilliseconds, DEFAULT_FLUSH_AFTER_MS)
     .option('--color', 'colour the text report even when not on a terminal')
     .option('--no-color', 'never colour the text report')
     .addHelpText('after', ANALYSE_EXAMPLES)
-    .action(async (inputs: string[], flags: AnalyseFlags) => setStatus(await analyse(inputs, flags, io)));
+    .action(async (inputs: string[], flags: AnalyseFlags) => {
+      if (inputs.length === 0) {
+        if (io.stdinIsTTY) {
+          // Nothing named and nothing piped in: say how to use it rather than wait on the terminal.
+          io.err(analyseCommand.helpInformation());
+          setStatus(EXIT_TROUBLE);
+          return;
+        }
+        inputs = ['-'];
+      }
+      if (flags.fromStart && !flags.follow) throw new UsageError('--from-start goes with --follow');
+      const rules: Partial<Record<RuleId, Severity>> = {};
+      for (const [id, severity] of flags.rule) rules[id] = severity;
+      const status = await analyse(
+        {
+          inputs,
+          format: flags.format,
+          pairWindow: flags.pairWindow,
+          rules,
+          strict: flags.strict === true,
+          all: flags.all === true,
+          chalk: chooseChalk(flags.color, io.stdoutIsTTY, io.env),
+          follow: flags.follow === true,
+          fromStart: flags.fromStart === true,
+          flushAfterMs: flags.flushAfter,
+          pollMs: options.pollMs,
+        },
+        io,
+      );
+      setStatus(status);
+    });
 
   root
     .command('rules')
@@ -166,10 +161,10 @@ function program(io: Io, setStatus: (status: number) => void): Command {
 }
 
 /** Runs the program on argv (as process.argv) and returns the exit status. */
-export async function run(argv: readonly string[], io: Io = processIo()): Promise<number> {
+export async function run(argv: readonly string[], io: Io = processIo(), options: { pollMs?: number } = {}): Promise<number> {
   let status = EXIT_OK;
   try {
-    const root = program(io, (s) => (status = s));
+    const root = program(io, (s) => (status = s), options);
     if (argv.length <= 2) {
       io.err(root.helpInformation());
       return EXIT_TROUBLE;

@@ -3,83 +3,64 @@
 
 import { Analyser, type AnalyseSettings, type Summary } from './analyse/analyser.js';
 import type { Finding } from './analyse/finding.js';
-import { InputError } from './errors.js';
-import { readingOrder } from './input/order.js';
-import { closeInputs, inputBytes, openInputs } from './input/source.js';
 import { Assembler } from './parse/assembler.js';
 import { readEntry } from './parse/entry.js';
 
 /**
- * Bytes in, findings out: the stages joined for one stream of files. Synchronous, so
- * a file, a pipe and a test feed it the same way.
+ * One input's bytes into the stream. Feeds of several inputs may take turns (files
+ * followed at once); each keeps its own lines and entries.
  */
-export class StreamChecker {
-  private readonly analyser: Analyser;
+export class FileFeed {
   private readonly assembler: Assembler;
-  private fileIndex = -1;
 
-  constructor(settings: AnalyseSettings, onFinding: (finding: Finding) => void) {
-    const analyser = new Analyser(settings, onFinding);
-    this.analyser = analyser;
+  constructor(
+    private readonly analyser: Analyser,
+    readonly fileIndex: number,
+  ) {
     this.assembler = new Assembler({
       entry: (buf, start, end, close, firstLineEnd, line) =>
-        analyser.entry(readEntry(buf, start, end, close, firstLineEnd, this.fileIndex, line)),
-      orphanRun: (line) => analyser.orphanRun(line),
+        analyser.entry(readEntry(buf, start, end, close, firstLineEnd, fileIndex, line)),
+      orphanRun: (line) => analyser.orphanRun(fileIndex, line),
     });
-  }
-
-  beginFile(name: string): void {
-    this.fileIndex++;
-    this.analyser.beginFile(name);
   }
 
   push(chunk: Buffer): void {
     this.assembler.push(chunk);
   }
 
-  endFile(): void {
-    this.analyser.endFile(this.assembler.endFile());
+  /** The input went quiet: hand on the entry it was writing (SPEC: nothing held back forever). */
+  flush(): void {
+    this.assembler.flushOpen();
+  }
+
+  /**
+   * The bytes so far are complete (end of input, or the file was rotated or truncated);
+   * what follows, if anything, starts afresh `lineBase` lines into a file.
+   */
+  end(lineBase = 0): void {
+    this.analyser.countLines(this.assembler.endFile());
+    this.assembler.startAt(lineBase);
+  }
+}
+
+/**
+ * Bytes in, findings out: the stages joined for one stream of inputs. Synchronous, so
+ * a file, a pipe and a test feed it the same way.
+ */
+export class StreamChecker {
+  private readonly analyser: Analyser;
+
+  constructor(settings: AnalyseSettings, onFinding: (finding: Finding) => void) {
+    this.analyser = new Analyser(settings, onFinding);
+  }
+
+  /** The next input of the stream, named as given (`-` for stdin). */
+  addFile(name: string): FileFeed {
+    return new FileFeed(this.analyser, this.analyser.addFile(name));
   }
 
   /** End of the stream: decides what is pending and gives the summary. */
   finish(): Summary {
     return this.analyser.finish();
   }
-}
-
-export interface Outcome {
-  summary: Summary;
-  /** An input that failed while being read: what came before it is in the summary. */
-  inputError: InputError | null;
-}
-
-/**
- * Reads the inputs as one stream (SPEC §6). A missing or unreadable input throws an
- * InputError before anything is read.
- */
-export async function analyseInputs(
-  names: readonly string[],
-  settings: AnalyseSettings,
-  onFinding: (finding: Finding) => void,
-): Promise<Outcome> {
-  const inputs = openInputs(readingOrder(names));
-  const checker = new StreamChecker(settings, onFinding);
-  let inputError: InputError | null = null;
-  try {
-    for (const input of inputs) {
-      checker.beginFile(input.name);
-      try {
-        for await (const chunk of inputBytes(input)) checker.push(chunk);
-      } finally {
-        // What was read of a failing input is still counted and checked.
-        checker.endFile();
-      }
-    }
-  } catch (err) {
-    if (!(err instanceof InputError)) throw err;
-    inputError = err;
-  } finally {
-    closeInputs(inputs);
-  }
-  return { summary: checker.finish(), inputError };
 }

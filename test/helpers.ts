@@ -67,10 +67,10 @@ export function check(input: FileText | [string, FileText][], opts: CheckOptions
   );
   for (const [name, text] of files) {
     const bytes = typeof text === 'string' ? Buffer.from(text) : text;
-    checker.beginFile(name);
+    const feed = checker.addFile(name);
     const size = opts.chunk ?? Math.max(1, bytes.length);
-    for (let i = 0; i < bytes.length; i += size) checker.push(bytes.subarray(i, i + size));
-    checker.endFile();
+    for (let i = 0; i < bytes.length; i += size) feed.push(bytes.subarray(i, i + size));
+    feed.end();
   }
   const summary = checker.finish();
   return { summary, findings: findings.sort(compareFindings) };

@@ -70,17 +70,19 @@ export class Analyser {
     });
   }
 
-  /** The next input of the stream begins. */
-  beginFile(name: string): void {
+  /** An input joins the stream; returns its place in it. */
+  addFile(name: string): number {
     this.files.push(name);
+    return this.files.length - 1;
   }
 
-  endFile(lines: number): void {
+  /** Lines read, for the summary. */
+  countLines(lines: number): void {
     this.lines += lines;
   }
 
-  orphanRun(line: number): void {
-    this.report('malformed', this.files.length - 1, line, null, 'text before the first entry of the file');
+  orphanRun(fileIndex: number, line: number): void {
+    this.report('malformed', fileIndex, line, null, 'text before the first entry of the file');
   }
 
   entry(e: Entry): void {

@@ -2,7 +2,8 @@
 // the benchmark measures the real program without a wrapper of its own in the figures.
 
 import { writeSync } from 'node:fs';
-import { run, processIo } from '../cli.js';
+import { run } from '../cli.js';
+import { processIo } from '../io.js';
 
 const started = process.hrtime.bigint();
 const status = await run(process.argv, processIo());

@@ -84,14 +84,40 @@ function rawStream(input: Input): Readable {
   return stream;
 }
 
-/** The bytes of an input, gunzipped when they start with gzip's magic bytes. */
-export async function* inputBytes(input: Input): AsyncGenerator<Buffer> {
+/** True when stdin is a pipe, a socket or a terminal: a stream that may never end. */
+export function stdinIsLive(): boolean {
+  try {
+    return !fstatSync(0).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The bytes of an input, gunzipped when they start with gzip's magic bytes. Ends early,
+ * without error, when `signal` aborts (SIGINT on a live stream).
+ */
+export async function* inputBytes(input: Input, signal?: AbortSignal): AsyncGenerator<Buffer> {
   const name = input.name;
-  const raw = rawStream(input)[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const stream = rawStream(input);
+  const stop = () => stream.destroy();
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    yield* decoded(name, stream, signal);
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
+}
+
+async function* decoded(name: string, stream: Readable, signal?: AbortSignal): AsyncGenerator<Buffer> {
+  const raw = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const ended: IteratorResult<Buffer> = { done: true, value: undefined };
   const next = async (): Promise<IteratorResult<Buffer>> => {
+    if (signal?.aborted) return ended;
     try {
       return await raw.next();
     } catch (err) {
+      if (signal?.aborted) return ended;
       throw new InputError(`cannot read ${name}: ${reason(err)}`);
     }
   };
@@ -128,6 +154,7 @@ export async function* inputBytes(input: Input): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of gunzip) yield chunk as Buffer;
   } catch (err) {
+    if (signal?.aborted) return;
     if (err instanceof InputError) throw err;
     throw new InputError(`cannot read ${name}: corrupt gzip data (${(err as Error).message})`);
   }

@@ -41,8 +41,33 @@ export class Assembler {
   private openLine = 0;
   /** Inside a run of non-blank lines before the file's first entry. */
   private inOrphanRun = false;
+  /** An entry has started in this file, or reading began mid-file: no more orphan lines. */
+  private seenEntry = false;
+  /** Lines of the file before the first byte fed (reading began at an offset). */
+  private lineBase = 0;
 
   constructor(private readonly sink: AssemblySink) {}
+
+  /**
+   * Reading begins `lineBase` lines into a file (following it from its end): findings keep
+   * the file's own line numbers, and lines before the first entry seen belong to an entry
+   * that started before, so they are no orphans.
+   */
+  startAt(lineBase: number): void {
+    this.lineBase = lineBase;
+    this.seenEntry = lineBase > 0;
+  }
+
+  /**
+   * Hands on the open entry as it stands (its complete lines), for a live stream gone
+   * quiet: nothing is held back forever. Lines that still come for it are counted only.
+   */
+  flushOpen(): void {
+    if (this.open < 0 || this.scan <= this.open) return;
+    const view = this.buf.subarray(0, this.len);
+    this.sink.entry(view, this.open, this.scan - 1, this.openClose, this.openFirstEnd, this.openLine);
+    this.open = -1;
+  }
 
   /** Feeds the next bytes of the current file. */
   push(chunk: Buffer): void {
@@ -61,7 +86,7 @@ export class Assembler {
     this.scan = pos;
   }
 
-  /** Ends the current file: hands on its last entry. Returns the file's line count. */
+  /** Ends the current file: hands on its last entry. Returns the count of lines read. */
   endFile(): number {
     const view = this.buf.subarray(0, this.len);
     if (this.scan < this.len) {
@@ -80,6 +105,8 @@ export class Assembler {
     this.lines = 0;
     this.open = -1;
     this.inOrphanRun = false;
+    this.seenEntry = false;
+    this.lineBase = 0;
     return lines;
   }
 
@@ -90,13 +117,14 @@ export class Assembler {
       this.open = start;
       this.openClose = close;
       this.openFirstEnd = end;
-      this.openLine = this.lines;
-    } else if (this.open < 0) {
+      this.openLine = this.lineBase + this.lines;
+      this.seenEntry = true;
+    } else if (!this.seenEntry) {
       if (isBlank(view, start, end)) {
         this.inOrphanRun = false;
       } else if (!this.inOrphanRun) {
         this.inOrphanRun = true;
-        this.sink.orphanRun(this.lines);
+        this.sink.orphanRun(this.lineBase + this.lines);
       }
     }
   }

@@ -8,7 +8,9 @@ function io(over: Partial<Io> = {}): Io & { outText: string; errText: string } {
     outText: '',
     errText: '',
     stdinIsTTY: false,
+    stdinIsLive: false,
     stdoutIsTTY: false,
+    onInterrupt: () => () => {},
     env: {},
     out(text: string) {
       o.outText += text;
@@ -22,10 +24,10 @@ function io(over: Partial<Io> = {}): Io & { outText: string; errText: string } {
 }
 
 describe('run', () => {
-  it('asks for an input instead of waiting on a terminal', async () => {
-    const fake = io({ stdinIsTTY: true });
+  it('prints its help instead of waiting on a terminal when no input is named', async () => {
+    const fake = io({ stdinIsTTY: true, stdinIsLive: true });
     expect(await run(['node', 'webmail-log', 'analyse'], fake)).toBe(2);
-    expect(fake.errText).toBe('webmail-log: no input: name a log file, or pipe one in and give -\n');
+    expect(fake.errText).toMatch(/^Usage: webmail-log analyse/);
     expect(fake.outText).toBe('');
   });
 });

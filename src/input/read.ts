@@ -1,0 +1,98 @@
+// Reads the inputs into the stream: files and stdin to their end, or followed files
+// until stopped. Live inputs hand on a half-written entry once they go quiet.
+
+import { statSync } from 'node:fs';
+import { InputError } from '../errors.js';
+import type { FileFeed, StreamChecker } from '../pipeline.js';
+import { followFile } from './follow.js';
+import { readingOrder } from './order.js';
+import { closeInputs, inputBytes, openInputs, reason, type Input } from './source.js';
+
+export interface ReadOptions {
+  /** Follow the named files like `tail -F` instead of reading them to their end. */
+  follow: boolean;
+  /** With follow: read what the files hold first. */
+  fromStart: boolean;
+  /** Hand on a half-written entry of a live input after this much quiet. */
+  flushAfterMs: number;
+  /** Whether stdin is a stream that may never end (a pipe): then it is flushed when quiet. */
+  stdinLive: boolean;
+  signal: AbortSignal;
+  pollMs?: number;
+}
+
+/** A followed file may not exist yet, but it may not be a directory or unreadable. */
+function checkFollowable(name: string): void {
+  try {
+    if (statSync(name).isDirectory()) throw new InputError(`cannot follow ${name}: is a directory`);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new InputError(`cannot follow ${name}: ${reason(err)}`);
+  }
+}
+
+async function readToEnd(input: Input, feed: FileFeed, opts: ReadOptions, live: boolean): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    for await (const chunk of inputBytes(input, opts.signal)) {
+      feed.push(chunk);
+      if (live) {
+        clearTimeout(timer);
+        timer = setTimeout(() => feed.flush(), opts.flushAfterMs);
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    // What was read of a failing input is still counted and checked.
+    feed.end();
+  }
+}
+
+/**
+ * Reads every input into `checker`, as one stream (SPEC §6). A missing or unreadable
+ * input throws an InputError before anything is read (followed files may appear later).
+ * Returns the error of an input that failed while being read, if one did.
+ */
+export async function readInputs(names: readonly string[], checker: StreamChecker, opts: ReadOptions): Promise<InputError | null> {
+  if (opts.follow) {
+    for (const name of names) if (name !== '-') checkFollowable(name);
+    // One failing input stops the others: a followed file never ends by itself.
+    const stop = new AbortController();
+    opts.signal.addEventListener('abort', () => stop.abort(), { once: true });
+    const signal = stop.signal;
+    const jobs = names.map(async (name) => {
+      const feed = checker.addFile(name);
+      try {
+        if (name === '-') {
+          await readToEnd(openInputs(['-'])[0], feed, { ...opts, signal }, opts.stdinLive);
+        } else {
+          const pollMs = opts.pollMs ?? 200;
+          await followFile(name, feed, { fromStart: opts.fromStart, pollMs, flushAfterMs: opts.flushAfterMs, signal });
+          feed.end();
+        }
+      } catch (err) {
+        stop.abort();
+        throw err;
+      }
+    });
+    const failed = (await Promise.allSettled(jobs)).find((r) => r.status === 'rejected');
+    if (failed === undefined) return null;
+    const err = (failed as PromiseRejectedResult).reason;
+    if (err instanceof InputError) return err;
+    throw err;
+  }
+  const inputs = openInputs(readingOrder(names));
+  try {
+    for (const input of inputs) {
+      if (opts.signal.aborted) break;
+      const live = input.name === '-' && opts.stdinLive;
+      await readToEnd(input, checker.addFile(input.name), opts, live);
+    }
+    return null;
+  } catch (err) {
+    if (err instanceof InputError) return err;
+    throw err;
+  } finally {
+    closeInputs(inputs);
+  }
+}
