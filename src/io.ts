@@ -30,7 +30,10 @@ export function processIo(): Io {
       // The first signal ends the reading and lets the summary be printed; a second
       // one means "now".
       const handler = () => {
-        if (++seen > 1) process.exit(INTERRUPTED);
+        if (++seen > 1) {
+          process.exit(INTERRUPTED);
+          return;
+        }
         stop();
       };
       process.on('SIGINT', handler);

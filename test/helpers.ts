@@ -51,8 +51,8 @@ export interface Checked {
 export interface CheckOptions {
   pairWindow?: number;
   severities?: Partial<Severities>;
-  /** Feed the bytes in chunks of this size (default: all at once). */
-  chunk?: number;
+  /** Feed the bytes in chunks of this size, or of these sizes in turn (default: all at once). */
+  chunk?: number | number[];
 }
 
 type FileText = string | Buffer;
@@ -68,8 +68,12 @@ export function check(input: FileText | [string, FileText][], opts: CheckOptions
   for (const [name, text] of files) {
     const bytes = typeof text === 'string' ? Buffer.from(text) : text;
     const feed = checker.addFile(name);
-    const size = opts.chunk ?? Math.max(1, bytes.length);
-    for (let i = 0; i < bytes.length; i += size) feed.push(bytes.subarray(i, i + size));
+    const sizes = opts.chunk === undefined ? [] : Array.isArray(opts.chunk) ? opts.chunk : [opts.chunk];
+    for (let i = 0, k = 0; i < bytes.length; k++) {
+      const size = sizes.length === 0 ? bytes.length : sizes[k % sizes.length];
+      feed.push(bytes.subarray(i, i + size));
+      i += size;
+    }
     feed.end();
   }
   const summary = checker.finish();

@@ -56,10 +56,20 @@ function external(tool: string, cmd: string, args: string[]): Row {
 
 /** Runs webmail-log through measure.js; returns the row and the JSON document. */
 function ours(tool: string, args: string[], stdinPath: string | null): { row: Row; doc: unknown } {
+  const { row, stdout } = measure(tool, ['--format', 'json', ...args], stdinPath);
+  return { row, doc: JSON.parse(stdout) };
+}
+
+/** Runs webmail-log through measure.js with its output thrown away. */
+function oursRaw(tool: string, args: string[], stdinPath: string | null): Row {
+  return measure(tool, args, stdinPath).row;
+}
+
+function measure(tool: string, args: string[], stdinPath: string | null): { row: Row; stdout: string } {
   const stdin = stdinPath ? openSync(stdinPath, 'r') : 'ignore';
   let r: SpawnSyncReturns<string>;
   try {
-    r = spawnSync(process.execPath, [MEASURE, 'analyse', '--format', 'json', ...args], {
+    r = spawnSync(process.execPath, [MEASURE, 'analyse', ...args], {
       encoding: 'utf8',
       maxBuffer: 1 << 28,
       stdio: [stdin, 'pipe', 'pipe', 'pipe'],
@@ -68,7 +78,7 @@ function ours(tool: string, args: string[], stdinPath: string | null): { row: Ro
     if (typeof stdin === 'number') closeSync(stdin);
   }
   const stats = JSON.parse(String(r.output[3]).trim()) as { seconds: number; maxRssKiB: number };
-  return { row: { tool, seconds: stats.seconds, rssMiB: stats.maxRssKiB / 1024, note: `exit ${r.status}` }, doc: JSON.parse(r.stdout) };
+  return { row: { tool, seconds: stats.seconds, rssMiB: stats.maxRssKiB / 1024, note: `exit ${r.status}` }, stdout: r.stdout };
 }
 
 function checkTruth(doc: any, truth: GroundTruth): string[] {
@@ -121,7 +131,8 @@ for (const sizeMB of sizes) {
   }
   const file = ours('webmail-log file', [path], null);
   const stdin = ours('webmail-log stdin', ['-'], path);
-  rows.push(file.row, stdin.row);
+  const ndjson = oursRaw('webmail-log stdin ndjson', ['--format', 'ndjson', '-'], path);
+  rows.push(file.row, stdin.row, ndjson);
   process.stdout.write(table(sizeMB, truth.bytes, rows) + '\n');
   for (const [what, doc] of [['file', file.doc], ['stdin', stdin.doc]] as const) {
     const problems = checkTruth(doc, truth);

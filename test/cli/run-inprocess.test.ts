@@ -1,7 +1,8 @@
 // run() with a stand-in for the process: cases a spawned child cannot show (a terminal).
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { chooseChalk, run, type Io } from '../../src/cli.js';
+import { processIo } from '../../src/io.js';
 
 function io(over: Partial<Io> = {}): Io & { outText: string; errText: string } {
   const o = {
@@ -42,5 +43,25 @@ describe('colour', () => {
     expect(chooseChalk(undefined, true, { NO_COLOR: '' }).level).toBeGreaterThan(0);
     expect(chooseChalk(undefined, true, {}).level).toBeGreaterThan(0);
     expect(chooseChalk(undefined, false, {}).level).toBe(0);
+  });
+});
+
+describe('interrupts', () => {
+  it('stop the reading on the first signal and exit at once (130) on the second', () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+    try {
+      let stops = 0;
+      const stopListening = processIo().onInterrupt(() => stops++);
+      process.emit('SIGINT');
+      expect(stops).toBe(1);
+      expect(exit).not.toHaveBeenCalled();
+      process.emit('SIGINT');
+      expect(exit).toHaveBeenCalledWith(130);
+      stopListening();
+      process.emit('SIGTERM' as 'SIGINT');
+      expect(stops).toBe(1);
+    } finally {
+      exit.mockRestore();
+    }
   });
 });

@@ -30,3 +30,55 @@ export function cli(
     child.stdin.end(opts.stdin ?? '');
   });
 }
+
+/** A running CLI whose stdin the test writes to and whose stdout it reads line by line. */
+export interface Live {
+  child: import('node:child_process').ChildProcessWithoutNullStreams;
+  write(text: string): void;
+  /** The next stdout line, or a rejection after `ms`. */
+  nextLine(ms?: number): Promise<string>;
+  done: Promise<{ status: number | null; stdout: string; stderr: string }>;
+}
+
+export function startCli(args: string[], opts: { cwd?: string } = {}): Live {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.FORCE_COLOR;
+  delete env.NO_COLOR;
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let read = 0;
+  const waiters: (() => void)[] = [];
+  child.stdout.setEncoding('utf8').on('data', (d) => {
+    stdout += d;
+    for (const w of waiters.splice(0)) w();
+  });
+  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+  child.stdin.on('error', () => {});
+  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (status) => {
+      for (const w of waiters.splice(0)) w();
+      resolve({ status, stdout, stderr });
+    }),
+  );
+  const nextLine = (ms = 5000) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no line within ${ms} ms; stdout so far: ${stdout}`)), ms);
+      const look = () => {
+        const nl = stdout.indexOf('\n', read);
+        if (nl >= 0) {
+          clearTimeout(timer);
+          const line = stdout.slice(read, nl);
+          read = nl + 1;
+          resolve(line);
+        } else if (child.exitCode !== null) {
+          clearTimeout(timer);
+          reject(new Error(`exited; stdout: ${stdout}`));
+        } else {
+          waiters.push(look);
+        }
+      };
+      look();
+    });
+  return { child, write: (text) => void child.stdin.write(text), nextLine, done };
+}

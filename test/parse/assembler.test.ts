@@ -104,3 +104,37 @@ describe('assembler', () => {
     expect(seen.entries[1].text).toBe(H2);
   });
 });
+
+describe('assembler on a live stream', () => {
+  it('hands on a quiet entry as it stands, and only counts lines that still come for it', () => {
+    const seen: string[] = [];
+    const a = new Assembler({ entry: (b, s, e, _c, _f, line) => seen.push(`${line}:${b.toString('utf8', s, e)}`), orphanRun: (l) => seen.push(`orphan ${l}`) });
+    a.push(Buffer.from(`${H1}\n  more\n`));
+    a.flushOpen();
+    expect(seen).toEqual([`1:${H1}\n  more`]);
+    a.flushOpen();
+    a.push(Buffer.from(`  late continuation\n${H2}\n`));
+    expect(a.endFile()).toBe(4);
+    expect(seen).toEqual([`1:${H1}\n  more`, `4:${H2}`]);
+  });
+
+  it('keeps a half-written line back when it flushes', () => {
+    const seen: string[] = [];
+    const a = new Assembler({ entry: (b, s, e) => seen.push(b.toString('utf8', s, e)), orphanRun: () => {} });
+    a.push(Buffer.from(`${H1}\n[21-Nov-2026 10:04:08 +01`));
+    a.flushOpen();
+    expect(seen).toEqual([H1]);
+    a.push(Buffer.from(`00]: next\n`));
+    a.endFile();
+    expect(seen).toEqual([H1, '[21-Nov-2026 10:04:08 +0100]: next']);
+  });
+
+  it('started mid-file, keeps the file line numbers and takes leading lines as the tail of an entry', () => {
+    const seen: string[] = [];
+    const a = new Assembler({ entry: (_b, _s, _e, _c, _f, line) => seen.push(`entry ${line}`), orphanRun: (l) => seen.push(`orphan ${l}`) });
+    a.startAt(100);
+    a.push(Buffer.from(`  ORDER BY name) in f on line 1 (POST /x)\n${H2}\n`));
+    expect(a.endFile()).toBe(2);
+    expect(seen).toEqual(['entry 102']);
+  });
+});

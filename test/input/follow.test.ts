@@ -1,0 +1,140 @@
+// followFile against a real file that a writer appends to, rotates and truncates.
+
+import { appendFileSync, mkdtempSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { followFile } from '../../src/input/follow.js';
+
+/** Records what followFile hands on, as text per generation of the file. */
+function recorder() {
+  const r = {
+    parts: [''] as string[],
+    bases: [] as number[],
+    flushes: 0,
+    push(chunk: Buffer) {
+      r.parts[r.parts.length - 1] += chunk.toString();
+    },
+    flush() {
+      r.flushes++;
+    },
+    end(lineBase = 0) {
+      r.bases.push(lineBase);
+      r.parts.push('');
+    },
+    text: () => r.parts.join(''),
+  };
+  return r;
+}
+
+async function until(test: () => boolean, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleep(10);
+  }
+}
+
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), 'webmail-log-follow-'));
+  return { dir, path: join(dir, 'errors.log') };
+}
+
+const opts = (signal: AbortSignal, fromStart = false) => ({ fromStart, pollMs: 20, flushAfterMs: 50, signal });
+
+describe('followFile', () => {
+  it('starts after the last complete line, with the lines before it counted', async () => {
+    const { path } = setup();
+    writeFileSync(path, 'one\ntwo\nhalf');
+    const r = recorder();
+    const stop = new AbortController();
+    const done = followFile(path, r, opts(stop.signal));
+    await until(() => r.bases.length > 0);
+    appendFileSync(path, ' line\nthree\n');
+    await until(() => r.text().includes('three'));
+    stop.abort();
+    await done;
+    expect(r.bases[0]).toBe(2);
+    expect(r.text()).toBe('half line\nthree\n');
+  });
+
+  it('reads what is there first with fromStart', async () => {
+    const { path } = setup();
+    writeFileSync(path, 'one\n');
+    const r = recorder();
+    const stop = new AbortController();
+    const done = followFile(path, r, opts(stop.signal, true));
+    await until(() => r.text() === 'one\n');
+    stop.abort();
+    await done;
+  });
+
+  it('waits for a file that does not exist yet, then reads it from its start', async () => {
+    const { path } = setup();
+    const r = recorder();
+    const stop = new AbortController();
+    const done = followFile(path, r, opts(stop.signal));
+    await sleep(60);
+    writeFileSync(path, 'first\n');
+    await until(() => r.text() === 'first\n');
+    stop.abort();
+    await done;
+  });
+
+  it('drains a renamed file, then switches to the new one, losing and repeating nothing', async () => {
+    const { path } = setup();
+    writeFileSync(path, '');
+    const r = recorder();
+    const stop = new AbortController();
+    const done = followFile(path, r, opts(stop.signal));
+    await until(() => r.bases.length > 0);
+    const written: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const line = `entry ${i}\n`;
+      written.push(line);
+      appendFileSync(path, line);
+      if (i === 150) renameSync(path, `${path}.1`);
+      if (i % 25 === 0) await sleep(5);
+    }
+    await until(() => r.text().length === written.join('').length);
+    stop.abort();
+    await done;
+    expect(r.text()).toBe(written.join(''));
+    expect(r.bases).toContain(0);
+  });
+
+  it('starts again at 0 when the file is truncated (copytruncate)', async () => {
+    const { path } = setup();
+    writeFileSync(path, '');
+    const r = recorder();
+    const stop = new AbortController();
+    const done = followFile(path, r, opts(stop.signal));
+    await until(() => r.bases.length > 0);
+    appendFileSync(path, 'before one\nbefore two\n');
+    await until(() => r.text().includes('before two'));
+    truncateSync(path, 0);
+    await sleep(80);
+    appendFileSync(path, 'after\n');
+    await until(() => r.text().includes('after'));
+    stop.abort();
+    await done;
+    expect(r.text()).toBe('before one\nbefore two\nafter\n');
+    expect(r.parts.at(-1)).toBe('after\n');
+  });
+
+  it('flushes once the file goes quiet', async () => {
+    const { path } = setup();
+    writeFileSync(path, '');
+    const r = recorder();
+    const stop = new AbortController();
+    const done = followFile(path, r, opts(stop.signal));
+    await until(() => r.bases.length > 0);
+    appendFileSync(path, 'x\n');
+    await until(() => r.flushes === 1);
+    await sleep(120);
+    stop.abort();
+    await done;
+    expect(r.flushes).toBe(1);
+  });
+});
