@@ -2,10 +2,13 @@
 
 import { Chalk, type ChalkInstance } from 'chalk';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { ALPHABET_NAMES, type AlphabetName } from './analyse/alphabet.js';
 import { isRuleId, isSeverity, RULES, SEVERITIES, type RuleId, type Severity } from './analyse/rules.js';
-import { InputError, UsageError } from './errors.js';
+import { loadConfig } from './config.js';
+import { InputError, OutputError, UsageError } from './errors.js';
 import { processIo, type Io } from './io.js';
-import { analyse, EXIT_OK, EXIT_TROUBLE, FORMATS, type Format } from './run.js';
+import { analyse, EXIT_OK, EXIT_TROUBLE, FORMATS, parseOutputSpec } from './run.js';
+import { VERSION } from './version.js';
 
 export { processIo, type Io };
 
@@ -13,10 +16,14 @@ const DEFAULT_PAIR_WINDOW = 30;
 const DEFAULT_FLUSH_AFTER_MS = 1000;
 
 interface AnalyseFlags {
-  format: Format;
-  pairWindow: number;
+  format: string[];
+  pairWindow?: number;
   rule: [RuleId, Severity][];
+  config?: string;
+  requestIdAlphabet?: AlphabetName;
   strict?: boolean;
+  quiet?: boolean;
+  maxWarnings?: number;
   all?: boolean;
   color?: boolean;
   follow?: boolean;
@@ -30,6 +37,16 @@ function parseSeconds(value: string): number {
     throw new InvalidArgumentError('expected a number of seconds, 0 or more.');
   }
   return seconds;
+}
+
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number, 0 or more.');
+  return n;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function parseMilliseconds(value: string): number {
@@ -71,6 +88,8 @@ Examples:
   tail -f errors.log | webmail-log analyse -                      (each violation as it is found)
   webmail-log analyse --follow errors.log                         (like tail -F: survives rotation)
   webmail-log analyse -f --format ndjson errors.log | jq -c 'select(.type == "violation")'
+  webmail-log analyse --format github --format sarif=webmail-log.sarif errors.log   (CI)
+  webmail-log analyse --quiet --max-warnings 10 errors.log
 
 Exit status: 0 no error-level violation, 1 at least one (with --strict, warnings too),
 2 the check could not be done (bad arguments, an unreadable input). A live run stopped
@@ -91,7 +110,7 @@ function rulesText(): string {
 function program(io: Io, setStatus: (status: number) => void, options: { pollMs?: number }): Command {
   const root = new Command('webmail-log')
     .description('Checks the error log of a Roundcube webmail service: refresh pairs, ordering, request ids.')
-    .version('0.1.0')
+    .version(VERSION)
     .exitOverride()
     .configureOutput({
       writeOut: io.out,
@@ -108,10 +127,19 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .alias('analyze')
     .description('Check one or more logs, read as one stream, and report what breaks the rules.')
     .argument('[inputs...]', 'log files, plain or gzip; - for stdin (the default when stdin is a pipe)')
-    .addOption(new Option('--format <format>', 'report format').choices(FORMATS).default('text'))
-    .option('--pair-window <seconds>', 'how long a refresh lookup waits for its partner', parseSeconds, DEFAULT_PAIR_WINDOW)
+    .option(
+      '--format <format[=file]>',
+      `report format: ${FORMATS.join(', ')} (default text); with =file the report goes to that file (repeatable, one on stdout)`,
+      collect,
+      [],
+    )
+    .option('--pair-window <seconds>', `how long a refresh lookup waits for its partner (default ${DEFAULT_PAIR_WINDOW})`, parseSeconds)
     .option('--rule <id=severity>', 'set a rule to off, warning or error (repeatable)', collectRule, [])
+    .addOption(new Option('--request-id-alphabet <name>', "what request-id-format accepts: hex (default), php5 (0-9a-v), php6 (0-9a-zA-Z,-)").choices(ALPHABET_NAMES))
+    .option('--config <file>', 'settings file (default: webmail-log.config.json here, if there is one)')
     .option('--strict', 'exit 1 on warnings too')
+    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings', parseCount)
+    .option('-q, --quiet', 'report errors only (the exit status still counts warnings)')
     .option('--all', 'list every violation and request id (text format)')
     .option('-f, --follow', 'follow the files as they grow, like tail -F (stop with Ctrl-C)')
     .option('--from-start', 'with --follow: read what the files hold first, instead of starting at their end')
@@ -130,15 +158,21 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
         inputs = ['-'];
       }
       if (flags.fromStart && !flags.follow) throw new UsageError('--from-start goes with --follow');
-      const rules: Partial<Record<RuleId, Severity>> = {};
+      // Flags win over the config file, which wins over the defaults.
+      const config = loadConfig(flags.config, process.cwd());
+      const rules: Partial<Record<RuleId, Severity>> = { ...config.rules };
       for (const [id, severity] of flags.rule) rules[id] = severity;
+      const formats = flags.format.length > 0 ? flags.format : (config.format ?? ['text']);
       const status = await analyse(
         {
           inputs,
-          format: flags.format,
-          pairWindow: flags.pairWindow,
+          outputs: formats.map(parseOutputSpec),
+          pairWindow: flags.pairWindow ?? config.pairWindow ?? DEFAULT_PAIR_WINDOW,
           rules,
+          requestIdAlphabet: flags.requestIdAlphabet ?? config.requestIdAlphabet ?? 'hex',
           strict: flags.strict === true,
+          quiet: flags.quiet === true,
+          maxWarnings: flags.maxWarnings ?? null,
           all: flags.all === true,
           chalk: chooseChalk(flags.color, io.stdoutIsTTY, io.env),
           follow: flags.follow === true,
@@ -173,7 +207,7 @@ export async function run(argv: readonly string[], io: Io = processIo(), options
     return status;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT_OK : EXIT_TROUBLE;
-    if (err instanceof UsageError || err instanceof InputError) {
+    if (err instanceof UsageError || err instanceof InputError || err instanceof OutputError) {
       io.err(`webmail-log: ${err.message}\n`);
       return EXIT_TROUBLE;
     }

@@ -5,3 +5,6 @@ export class UsageError extends Error {}
 
 /** An input that cannot be read. */
 export class InputError extends Error {}
+
+/** A report file that cannot be written. */
+export class OutputError extends Error {}

@@ -8,11 +8,14 @@ import { iso, SignatureCounter, type IdState, type RequestIdRow, type Signature 
 import type { Finding } from './finding.js';
 import { Pairing, pairingKey, type Lookup } from './pairing.js';
 import type { RuleId, Severities } from './rules.js';
+import { ALPHABETS, type Alphabet, type AlphabetName } from './alphabet.js';
 
 export interface AnalyseSettings {
   /** Pairing window W in seconds. */
   pairWindow: number;
   severities: Severities;
+  /** What `request-id-format` accepts (default: the SPEC's hex). */
+  requestIdAlphabet?: AlphabetName;
 }
 
 export interface Summary {
@@ -30,8 +33,6 @@ export interface Summary {
   /** Earliest and latest entry of the stream, or null when it had none. */
   span: { first: string; last: string } | null;
 }
-
-const HEX_ID = /^[0-9a-f]{8}$/;
 
 /** A duration for a message: `17 s`, `59 min 40 s`, `3 h 2 min`. */
 export function duration(seconds: number): string {
@@ -55,6 +56,7 @@ export class Analyser {
   private readonly ids = new Map<string, IdState>();
   private readonly signatures = new SignatureCounter();
   private readonly pairing: Pairing;
+  private readonly alphabet: Alphabet;
   /** The well-formed entry before the current one, for `chronological`. */
   private previous: { stamp: Stamp; fileIndex: number; line: number } | null = null;
   private first: Stamp | null = null;
@@ -64,6 +66,7 @@ export class Analyser {
     private readonly settings: AnalyseSettings,
     private readonly onFinding: (finding: Finding) => void,
   ) {
+    this.alphabet = ALPHABETS[settings.requestIdAlphabet ?? 'hex'];
     this.pairing = new Pairing(settings.pairWindow, {
       incomplete: (p) => this.incomplete(p),
       pair: (p, l) => this.pair(p, l),
@@ -164,8 +167,8 @@ export class Analyser {
     if (s === undefined) {
       s = { id, segments: [], entries: 0, refreshPairs: 0, first: stamp, last: stamp };
       this.ids.set(id, s);
-      if (!HEX_ID.test(id)) {
-        this.report('request-id-format', e.fileIndex, e.line, id, `request id "${id}" is not 8 lowercase hex characters`);
+      if (!this.alphabet.pattern.test(id)) {
+        this.report('request-id-format', e.fileIndex, e.line, id, `request id "${id}" is not ${this.alphabet.description}`);
       }
     }
     s.entries++;

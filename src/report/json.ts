@@ -2,6 +2,7 @@
 
 import type { Summary } from '../analyse/analyser.js';
 import type { Finding } from '../analyse/finding.js';
+import { jsonText } from './json-text.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -33,5 +34,5 @@ export function violationObject(f: Finding) {
 /** The whole document; `findings` in stream order. */
 export function renderJson(s: Summary, findings: readonly Finding[]): string {
   const doc = { ...summaryDocument(s), violations: findings.map(violationObject) };
-  return JSON.stringify(doc, null, 2) + '\n';
+  return jsonText(doc, 2) + '\n';
 }

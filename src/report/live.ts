@@ -5,6 +5,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Summary } from '../analyse/analyser.js';
 import type { Finding } from '../analyse/finding.js';
 import { escapeControls } from './escape.js';
+import { jsonText } from './json-text.js';
 import { summaryDocument, violationObject } from './json.js';
 
 /** `file:line  severity  rule  message`. */
@@ -14,10 +15,10 @@ export function findingLine(f: Finding, c: ChalkInstance): string {
 }
 
 export function ndjsonViolation(f: Finding): string {
-  return JSON.stringify({ type: 'violation', ...violationObject(f) }) + '\n';
+  return jsonText({ type: 'violation', ...violationObject(f) }) + '\n';
 }
 
 /** The SPEC §5 document without its violations list, as the last line. */
 export function ndjsonSummary(s: Summary): string {
-  return JSON.stringify({ type: 'summary', ...summaryDocument(s) }) + '\n';
+  return jsonText({ type: 'summary', ...summaryDocument(s) }) + '\n';
 }

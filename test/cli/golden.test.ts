@@ -34,3 +34,34 @@ describe('golden samples', () => {
     });
   }
 });
+
+/** Golden reports in the CI formats, where a sample has them: expected.<name> → format. */
+const FORMAT_FILES: Record<string, string> = {
+  'expected.github.txt': 'github',
+  'expected.junit.xml': 'junit',
+  'expected.sarif': 'sarif',
+  'expected.gitlab.json': 'gitlab',
+};
+
+describe('golden reports in the CI formats', () => {
+  const cases = names.flatMap((name) =>
+    readdirSync(join(samplesDir, name))
+      .filter((f) => f in FORMAT_FILES)
+      .map((f) => [name, f] as const),
+  );
+
+  it('covers every CI format', () => {
+    expect(new Set(cases.map(([, f]) => FORMAT_FILES[f]))).toEqual(new Set(Object.values(FORMAT_FILES)));
+  });
+
+  for (const [name, file] of cases) {
+    it(`${name} as ${FORMAT_FILES[file]}`, async () => {
+      const dir = join(samplesDir, name);
+      const sample = JSON.parse(readFileSync(join(dir, 'sample.json'), 'utf8')) as Sample;
+      const ran = await cli(['analyse', '--format', FORMAT_FILES[file], ...sample.options, ...sample.inputs], { cwd: dir });
+      expect(ran.stderr).toBe('');
+      expect(ran.stdout).toBe(readFileSync(join(dir, file), 'utf8'));
+      expect(ran.status).toBe(sample.exit);
+    });
+  }
+});

@@ -1,0 +1,52 @@
+// The long text of each rule: what it checks, why it matters, what to do. Shown by
+// SARIF viewers (full description and help); one place, so every format says the same.
+
+import type { RuleId } from './rules.js';
+
+export interface RuleHelp {
+  /** A name for tools that want one (SARIF reportingDescriptor.name). */
+  name: string;
+  description: string;
+  help: string;
+}
+
+export const RULE_HELP: Record<RuleId, RuleHelp> = {
+  'pair-order': {
+    name: 'PairOrder',
+    description:
+      'On each mailbox refresh the service looks up the local calendar list (calendars) first and the remote-sync list (caldav_calendars) second. A refresh pair whose remote-sync lookup came first means the log is not in the order the service writes it.',
+    help: 'Check whether the log was reassembled from several sources or rewritten. Reported at the second lookup of the pair.',
+  },
+  'pair-same-second': {
+    name: 'PairSameSecond',
+    description: 'The two lookups of one refresh run in one request and are logged in the same second. A pair split across seconds points at a stalled request or a log written late.',
+    help: 'Look for a slow or locked database (SQLite "database is locked") around that time. Reported at the second lookup of the pair.',
+  },
+  'pair-incomplete': {
+    name: 'PairIncomplete',
+    description:
+      'A refresh lookup with no partner from the other collection within the pairing window (default 30 s), before another lookup of its own side, or before the log ends.',
+    help: 'A refresh that logged only one lookup: one calendar table exists and the other does not, or the log was cut. Reported at the lone lookup.',
+  },
+  chronological: {
+    name: 'Chronological',
+    description: 'Entries are appended in time order. An entry whose instant is earlier than that of the entry before it (compared as instants, so DST changes are no step back) breaks it.',
+    help: 'Check the order of the inputs (a rotation set is read oldest first), clock changes on the server, and logs merged from several hosts.',
+  },
+  'request-id-format': {
+    name: 'RequestIdFormat',
+    description: 'A request id should be 8 lowercase hex characters. Servers running PHP with session.sid_bits_per_character 5 or 6 write ids from 0-9a-v or 0-9a-zA-Z,-.',
+    help: 'If the server uses another session id alphabet, set requestIdAlphabet (php5, php6) in webmail-log.config.json. Reported once per id.',
+  },
+  'session-consistency': {
+    name: 'SessionConsistency',
+    description: 'All requests of one login session carry the same session segment (cpsess…) in their path. A request id seen with another segment than its first one mixes two sessions.',
+    help: 'Look for a session id reused across cPanel sessions. Reported once per further segment, at its first entry.',
+  },
+  malformed: {
+    name: 'Malformed',
+    description:
+      'An entry start whose date, time or zone is invalid; a DB Error entry without the shape "[code] message (SQL Query: query) in file on line N (METHOD path)"; or lines before the first entry of a file.',
+    help: 'Usually a truncated or corrupted log, or lines written by another program. Malformed entries take part in no other rule.',
+  },
+};

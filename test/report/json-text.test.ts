@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { jsonText } from '../../src/report/json-text.js';
+import { VERSION } from '../../src/version.js';
+
+describe('jsonText', () => {
+  it('keeps the value and shows no control or bidi character raw', () => {
+    const value = { id: 'a\u202eb\u007f\u0085\u2028', nested: ['\x1b[31m', '\u0000'], plain: 'ümlaut 日本' };
+    const text = jsonText(value, 2);
+    expect(JSON.parse(text)).toEqual(value);
+    // Newlines are the indentation's own; nothing else below 0x20 may stand raw.
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\u2028]/);
+    expect(text).toContain('\\u202e');
+    expect(text).toContain('ümlaut 日本');
+  });
+});
+
+describe('version', () => {
+  it('is the one package.json has', () => {
+    expect(VERSION).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
+  });
+});
