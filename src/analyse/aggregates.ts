@@ -1,8 +1,8 @@
 // What the summary counts: per request id, per signature, and in all (SPEC §5).
 // Only well-formed entries are counted here; malformed ones are counted by the analyser.
 
-import { isoAt, } from '../parse/calendar.js';
-import type { Stamp } from '../parse/header.js';
+import { isoAt } from '../parse/calendar.js';
+import type { DbSignature } from '../parse/entry.js';
 
 export interface RequestIdRow {
   id: string;
@@ -20,45 +20,59 @@ export interface Signature {
   count: number;
 }
 
+/** A moment as the log wrote it: the instant, and the offset it was written at. */
+export class Moment {
+  constructor(
+    public instant: number,
+    public offset: number,
+    public negative: boolean,
+  ) {}
+
+  set(instant: number, offset: number, negative: boolean): void {
+    this.instant = instant;
+    this.offset = offset;
+    this.negative = negative;
+  }
+
+  iso(): string {
+    return isoAt(this.instant, this.offset, this.negative);
+  }
+}
+
 /** What is kept per request id while reading. */
 export interface IdState {
   id: string;
+  /** Its pairing key, made once. */
+  key: string;
   segments: string[];
   entries: number;
   refreshPairs: number;
-  first: Stamp;
-  last: Stamp;
-}
-
-export function iso(stamp: Stamp): string {
-  return isoAt(stamp.instant, stamp.offset, stamp.negative);
+  first: Moment;
+  last: Moment;
 }
 
 export class SignatureCounter {
   /** DB errors by code and message; other kinds by kind. */
-  private readonly db = new Map<string, Map<string, number>>();
-  private readonly other = new Map<string, number>();
+  private readonly db = new Map<string, Signature>();
+  private readonly other = new Map<string, Signature>();
 
-  add(kind: string, code: string | null, message: string | null): void {
-    if (kind === 'DB' && code !== null && message !== null) {
-      let byMessage = this.db.get(code);
-      if (byMessage === undefined) this.db.set(code, (byMessage = new Map()));
-      byMessage.set(message, (byMessage.get(message) ?? 0) + 1);
-    } else {
-      this.other.set(kind, (this.other.get(kind) ?? 0) + 1);
-    }
+  addDb(s: DbSignature): void {
+    const row = this.db.get(s.key);
+    if (row !== undefined) row.count++;
+    else this.db.set(s.key, { kind: 'DB', code: s.code, message: s.message, count: 1 });
+  }
+
+  addKind(kind: string): void {
+    const row = this.other.get(kind);
+    if (row !== undefined) row.count++;
+    else this.other.set(kind, { kind, code: null, message: null, count: 1 });
   }
 
   /** By count, descending, then by kind, code and message. */
   rows(): Signature[] {
-    const rows: Signature[] = [];
-    for (const [code, byMessage] of this.db) {
-      for (const [message, count] of byMessage) rows.push({ kind: 'DB', code, message, count });
-    }
-    for (const [kind, count] of this.other) rows.push({ kind, code: null, message: null, count });
-    return rows.sort(
-      (a, b) => b.count - a.count || cmp(a.kind, b.kind) || cmp(a.code ?? '', b.code ?? '') || cmp(a.message ?? '', b.message ?? ''),
-    );
+    return [...this.db.values(), ...this.other.values()]
+      .map((r) => ({ ...r }))
+      .sort((a, b) => b.count - a.count || cmp(a.kind, b.kind) || cmp(a.code ?? '', b.code ?? '') || cmp(a.message ?? '', b.message ?? ''));
   }
 }
 

@@ -3,8 +3,7 @@
 
 import type { Entry } from '../parse/entry.js';
 import { Side } from '../parse/table.js';
-import type { Stamp } from '../parse/header.js';
-import { iso, SignatureCounter, type IdState, type RequestIdRow, type Signature } from './aggregates.js';
+import { Moment, SignatureCounter, type IdState, type RequestIdRow, type Signature } from './aggregates.js';
 import type { Finding } from './finding.js';
 import { Pairing, pairingKey, type Lookup } from './pairing.js';
 import type { RuleId, Severities } from './rules.js';
@@ -58,9 +57,18 @@ export class Analyser {
   private readonly pairing: Pairing;
   private readonly alphabet: Alphabet;
   /** The well-formed entry before the current one, for `chronological`. */
-  private previous: { stamp: Stamp; fileIndex: number; line: number } | null = null;
-  private first: Stamp | null = null;
-  private last: Stamp | null = null;
+  private hasPrevious = false;
+  private previousInstant = 0;
+  private previousFileIndex = 0;
+  private previousLine = 0;
+  /** Earliest and latest entry of the stream. */
+  private first: Moment | null = null;
+  private last: Moment | null = null;
+  /** Filled for each lookup and handed to the pairing, which copies what it keeps. */
+  private readonly scratch: Lookup = { key: '', side: Side.None, instant: 0, fileIndex: 0, line: 0, requestId: null };
+  /** The request id of the entry before, and its state: ids come in runs. */
+  private lastId: string | null = null;
+  private lastIdState: IdState | null = null;
 
   constructor(
     private readonly settings: AnalyseSettings,
@@ -88,45 +96,57 @@ export class Analyser {
     this.report('malformed', fileIndex, line, null, 'text before the first entry of the file');
   }
 
+  /** The next entry of the stream. It is not kept: the caller may reuse it. */
   entry(e: Entry): void {
-    const stamp = e.stamp;
-    if (e.problem !== null || stamp === null) {
+    if (e.problem !== null) {
       this.malformedEntries++;
-      this.report('malformed', e.fileIndex, e.line, e.requestId, e.problem ?? 'malformed entry');
+      this.report('malformed', e.fileIndex, e.line, e.requestId, e.problem);
       return;
     }
-    this.pairing.advance(stamp.instant);
+    const instant = e.instant;
+    this.pairing.advance(instant);
 
-    const prev = this.previous;
-    if (prev !== null && stamp.instant < prev.stamp.instant) {
+    if (this.hasPrevious && instant < this.previousInstant) {
       this.report(
         'chronological',
         e.fileIndex,
         e.line,
         e.requestId,
-        `entry is ${duration(prev.stamp.instant - stamp.instant)} earlier than the entry before it (${this.place(prev.fileIndex, prev.line, e.fileIndex)})`,
+        `entry is ${duration(this.previousInstant - instant)} earlier than the entry before it (${this.place(this.previousFileIndex, this.previousLine, e.fileIndex)})`,
       );
     }
-    this.previous = { stamp, fileIndex: e.fileIndex, line: e.line };
-    if (this.first === null || stamp.instant < this.first.instant) this.first = stamp;
-    if (this.last === null || stamp.instant > this.last.instant) this.last = stamp;
+    this.hasPrevious = true;
+    this.previousInstant = instant;
+    this.previousFileIndex = e.fileIndex;
+    this.previousLine = e.line;
+    if (this.first === null) {
+      this.first = new Moment(instant, e.offset, e.negative);
+      this.last = new Moment(instant, e.offset, e.negative);
+    } else if (instant < this.first.instant) {
+      this.first.set(instant, e.offset, e.negative);
+    } else if (instant > this.last!.instant) {
+      this.last!.set(instant, e.offset, e.negative);
+    }
 
-    if (e.kind === 'DB') this.dbErrors++;
-    else this.otherEntries++;
-    this.signatures.add(e.kind, e.code, e.message);
-    if (e.requestId !== null) this.countId(e, stamp);
+    if (e.signature !== null) {
+      this.dbErrors++;
+      this.signatures.addDb(e.signature);
+    } else {
+      this.otherEntries++;
+      this.signatures.addKind(e.kind);
+    }
+    const id = e.requestId !== null ? this.countId(e) : null;
 
     if (e.side !== Side.None) {
       if (e.side === Side.Local) this.local++;
       else this.remote++;
-      const lookup: Lookup = {
-        key: pairingKey(e.requestId, e.segment),
-        side: e.side,
-        instant: stamp.instant,
-        fileIndex: e.fileIndex,
-        line: e.line,
-        requestId: e.requestId,
-      };
+      const lookup = this.scratch;
+      lookup.key = id !== null ? id.key : pairingKey(null, e.segment);
+      lookup.side = e.side;
+      lookup.instant = instant;
+      lookup.fileIndex = e.fileIndex;
+      lookup.line = e.line;
+      lookup.requestId = e.requestId;
       this.pairing.lookup(lookup);
     }
   }
@@ -141,8 +161,8 @@ export class Analyser {
         sessionSegments: s.segments,
         entries: s.entries,
         refreshPairs: s.refreshPairs,
-        first: iso(s.first),
-        last: iso(s.last),
+        first: s.first.iso(),
+        last: s.last.iso(),
       });
     }
     return {
@@ -157,23 +177,33 @@ export class Analyser {
       violations: { ...this.violations },
       requestIds,
       signatures: this.signatures.rows(),
-      span: this.first && this.last ? { first: iso(this.first), last: iso(this.last) } : null,
+      span: this.first && this.last ? { first: this.first.iso(), last: this.last.iso() } : null,
     };
   }
 
-  private countId(e: Entry, stamp: Stamp): void {
+  private countId(e: Entry): IdState {
     const id = e.requestId as string;
-    let s = this.ids.get(id);
-    if (s === undefined) {
-      s = { id, segments: [], entries: 0, refreshPairs: 0, first: stamp, last: stamp };
+    let s = id === this.lastId ? this.lastIdState : this.ids.get(id);
+    if (s === undefined || s === null) {
+      s = {
+        id,
+        key: pairingKey(id, null),
+        segments: [],
+        entries: 0,
+        refreshPairs: 0,
+        first: new Moment(e.instant, e.offset, e.negative),
+        last: new Moment(e.instant, e.offset, e.negative),
+      };
       this.ids.set(id, s);
       if (!this.alphabet.pattern.test(id)) {
         this.report('request-id-format', e.fileIndex, e.line, id, `request id "${id}" is not ${this.alphabet.description}`);
       }
     }
+    this.lastId = id;
+    this.lastIdState = s;
     s.entries++;
-    if (stamp.instant < s.first.instant) s.first = stamp;
-    if (stamp.instant > s.last.instant) s.last = stamp;
+    if (e.instant < s.first.instant) s.first.set(e.instant, e.offset, e.negative);
+    else if (e.instant > s.last.instant) s.last.set(e.instant, e.offset, e.negative);
     const segment = e.segment;
     if (segment !== null && !s.segments.includes(segment)) {
       if (s.segments.length > 0) {
@@ -187,26 +217,27 @@ export class Analyser {
       }
       s.segments.push(segment);
     }
+    return s;
   }
 
   private pair(p: Lookup, l: Lookup): void {
     this.refreshPairs++;
     if (l.requestId !== null) {
-      const s = this.ids.get(l.requestId);
-      if (s !== undefined) s.refreshPairs++;
+      const s = l.requestId === this.lastId ? this.lastIdState : this.ids.get(l.requestId);
+      if (s) s.refreshPairs++;
     }
-    const where = this.place(p.fileIndex, p.line, l.fileIndex);
+    // Messages are made only for violations: most pairs are fine.
     if (p.side === Side.Remote) {
-      this.report('pair-order', l.fileIndex, l.line, l.requestId, `remote-sync lookup (${where}) came before the local lookup`);
+      this.report('pair-order', l.fileIndex, l.line, l.requestId, `remote-sync lookup (${this.place(p.fileIndex, p.line, l.fileIndex)}) came before the local lookup`);
     }
     if (p.instant !== l.instant) {
-      const d = l.instant - p.instant;
+      const apart = duration(Math.abs(l.instant - p.instant));
       this.report(
         'pair-same-second',
         l.fileIndex,
         l.line,
         l.requestId,
-        `lookups of one refresh pair are ${duration(Math.abs(d))} apart (partner at ${where})`,
+        `lookups of one refresh pair are ${apart} apart (partner at ${this.place(p.fileIndex, p.line, l.fileIndex)})`,
       );
     }
   }

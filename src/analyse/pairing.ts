@@ -30,6 +30,8 @@ export function pairingKey(requestId: string | null, segment: string | null): st
 
 export class Pairing {
   private readonly pending = new Map<string, Lookup>();
+  /** Lookups no longer pending, to be filled again: a long log makes millions of them. */
+  private readonly spare: Lookup[] = [];
   /** The earliest instant among pending lookups (Infinity when none): skips scans. */
   private oldest = Infinity;
 
@@ -46,6 +48,7 @@ export class Pairing {
       if (instant - p.instant > this.windowSeconds) {
         this.pending.delete(key);
         this.events.incomplete(p);
+        this.spare.push(p);
       } else if (p.instant < oldest) {
         oldest = p.instant;
       }
@@ -53,15 +56,24 @@ export class Pairing {
     this.oldest = oldest;
   }
 
+  /** The next lookup. `l` is not kept: the caller may reuse it. */
   lookup(l: Lookup): void {
     const p = this.pending.get(l.key);
     if (p !== undefined && p.side !== l.side) {
       this.pending.delete(l.key);
       this.events.pair(p, l);
+      this.spare.push(p);
       return;
     }
     if (p !== undefined) this.events.incomplete(p);
-    this.pending.set(l.key, l);
+    const kept = p ?? this.spare.pop() ?? { key: '', side: l.side, instant: 0, fileIndex: 0, line: 0, requestId: null };
+    kept.key = l.key;
+    kept.side = l.side;
+    kept.instant = l.instant;
+    kept.fileIndex = l.fileIndex;
+    kept.line = l.line;
+    kept.requestId = l.requestId;
+    this.pending.set(l.key, kept);
     if (l.instant < this.oldest) this.oldest = l.instant;
   }
 

@@ -78,7 +78,12 @@ export function closeInputs(inputs: readonly Input[]): void {
 }
 
 function rawStream(input: Input): Readable {
-  if (input.fd === null) return process.stdin;
+  if (input.fd === null) {
+    // stdin redirected from a file reads like a file, in large blocks; a pipe or a
+    // terminal goes through Node's own stream.
+    if (!stdinIsLive()) return createReadStream('', { fd: 0, highWaterMark: CHUNK, autoClose: false });
+    return process.stdin;
+  }
   const stream = createReadStream('', { fd: input.fd, highWaterMark: CHUNK, autoClose: true });
   input.fd = null;
   return stream;

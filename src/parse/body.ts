@@ -1,108 +1,153 @@
-// The text of an entry after its header and request id: its kind, the request at its
-// end, and the DB Error shape. The DB Error tail is read from the end, because the query
-// before it may hold parentheses, ` in ` and newlines (SPEC §1).
+// The text of an entry after its header and request id, read from its bytes: its kind,
+// the request at its end, and the DB Error shape. The DB Error tail is read from the
+// end, because the query before it may hold parentheses, ` in ` and newlines (SPEC §1).
+// Positions are written into a reused Parts object: nothing is allocated per entry.
 
-const SQL_QUERY = '(SQL Query:';
-const ON_LINE = ' on line ';
-const IN = ') in ';
+import { ascii, indexIn, isDigit, isSpace, isUpper, lastIndexIn, matchAt } from './bytes.js';
 
-function isSpace(c: number): boolean {
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+const DB_ERROR = ascii('DB Error: ');
+const ERROR = ascii(' Error: ');
+const PHP = ascii('PHP ');
+const SQL_QUERY = ascii('(SQL Query:');
+const SPACE_SQL_QUERY = ascii(' (SQL Query:');
+const ON_LINE = ascii(' on line ');
+const IN = ascii(') in ');
+
+/** Byte positions of an entry's parts; -1 where a part is missing. */
+export interface Parts {
+  methodStart: number;
+  methodEnd: number;
+  pathStart: number;
+  pathEnd: number;
+  codeStart: number;
+  codeEnd: number;
+  messageStart: number;
+  messageEnd: number;
+  queryStart: number;
+  queryEnd: number;
+  sourceStart: number;
+  sourceEnd: number;
+  sourceLine: number;
 }
 
-function isUpper(c: number): boolean {
-  return c >= 0x41 && c <= 0x5a;
+export function newParts(): Parts {
+  return {
+    methodStart: -1,
+    methodEnd: -1,
+    pathStart: -1,
+    pathEnd: -1,
+    codeStart: -1,
+    codeEnd: -1,
+    messageStart: -1,
+    messageEnd: -1,
+    queryStart: -1,
+    queryEnd: -1,
+    sourceStart: -1,
+    sourceEnd: -1,
+    sourceLine: -1,
+  };
 }
 
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
+const KINDS = new Map<string, string>();
 
 /** `DB`, `IMAP`, `SMTP`, … from `<KIND> Error: `; `PHP` for PHP's own lines; else `text`. */
-export function entryKind(text: string): string {
-  if (text.startsWith('DB Error: ')) return 'DB';
-  let i = 0;
-  while (i < text.length && isUpper(text.charCodeAt(i))) i++;
-  if (i > 0 && text.startsWith(' Error: ', i)) return text.slice(0, i);
-  // PHP's own: `PHP Fatal error:  …`, `PHP Warning:  …`, `PHP Parse error: …`.
-  if (text.startsWith('PHP ') && /^PHP [A-Za-z]+(?: [A-Za-z]+)*:/.test(text.slice(0, 80))) return 'PHP';
+export function kindAt(buf: Buffer, at: number, end: number): string {
+  if (matchAt(buf, at, end, DB_ERROR)) return 'DB';
+  let i = at;
+  while (i < end && isUpper(buf[i])) i++;
+  if (i > at && matchAt(buf, i, end, ERROR)) {
+    const kind = buf.toString('latin1', at, i);
+    let interned = KINDS.get(kind);
+    if (interned === undefined) KINDS.set(kind, (interned = kind));
+    return interned;
+  }
+  // PHP's own: `PHP Fatal error:  …`, `PHP Warning:  …` — words of letters, then a colon,
+  // within the first 80 bytes.
+  if (matchAt(buf, at, end, PHP)) {
+    const limit = Math.min(end, at + 80);
+    let j = at + PHP.length;
+    for (;;) {
+      const wordStart = j;
+      while (j < limit && ((buf[j] | 0x20) >= 0x61 && (buf[j] | 0x20) <= 0x7a)) j++;
+      if (j === wordStart || j >= limit) break;
+      if (buf[j] === 0x3a) return 'PHP';
+      if (buf[j] !== 0x20) break;
+      j++;
+    }
+  }
   return 'text';
 }
 
-/** The `(<METHOD> <path>)` an entry ends with. */
-export interface Request {
-  method: string;
-  path: string;
-  /** Index of its `(` in the text. */
-  at: number;
+/**
+ * The `(<METHOD> <path>)` at the very end of [from, to) (trailing white space ignored):
+ * the index of its `(`, with method and path written into `p`; or -1. The path is one
+ * run of non-space characters: the service writes the URI it was sent.
+ */
+export function scanRequest(buf: Uint8Array, from: number, to: number, p: Parts): number {
+  let end = to;
+  while (end > from && isSpace(buf[end - 1])) end--;
+  if (end <= from || buf[end - 1] !== 0x29 /* ) */) return -1;
+  const pathEnd = end - 1;
+  let pathStart = pathEnd;
+  while (pathStart > from && !isSpace(buf[pathStart - 1])) pathStart--;
+  if (pathStart === pathEnd || pathStart <= from || buf[pathStart - 1] !== 0x20) return -1;
+  const methodEnd = pathStart - 1;
+  let methodStart = methodEnd;
+  while (methodStart > from && isUpper(buf[methodStart - 1])) methodStart--;
+  if (methodStart === methodEnd || methodStart <= from || buf[methodStart - 1] !== 0x28 /* ( */) return -1;
+  p.methodStart = methodStart;
+  p.methodEnd = methodEnd;
+  p.pathStart = pathStart;
+  p.pathEnd = pathEnd;
+  return methodStart - 1;
 }
 
 /**
- * The request at the very end of an entry's text (trailing white space ignored), or null.
- * The path is one run of non-space characters: the service writes the URI it was sent.
+ * Takes apart a body that starts with `DB Error: `:
+ * `DB Error: [<code>] <message> (SQL Query: <query>) in <file> on line <n> (<request>)`.
+ * Writes the parts into `p` and returns true, or false when the shape is not there.
  */
-export function requestAtEnd(text: string): Request | null {
-  let end = text.length;
-  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
-  if (end < 1 || text.charCodeAt(end - 1) !== 0x29 /* ) */) return null;
-  const pathEnd = end - 1;
-  let pathStart = pathEnd;
-  while (pathStart > 0 && !isSpace(text.charCodeAt(pathStart - 1))) pathStart--;
-  if (pathStart === pathEnd || pathStart < 1 || text.charCodeAt(pathStart - 1) !== 0x20) return null;
-  const methodEnd = pathStart - 1;
-  let methodStart = methodEnd;
-  while (methodStart > 0 && isUpper(text.charCodeAt(methodStart - 1))) methodStart--;
-  if (methodStart === methodEnd || methodStart < 1 || text.charCodeAt(methodStart - 1) !== 0x28 /* ( */) return null;
-  return { method: text.slice(methodStart, methodEnd), path: text.slice(pathStart, pathEnd), at: methodStart - 1 };
-}
-
-/** A DB Error body taken apart: `DB Error: [<code>] <message> (SQL Query: <query>) in <file> on line <n> (<request>)`. */
-export interface DbError {
-  code: string;
-  message: string;
-  query: string;
-  sourceFile: string;
-  sourceLine: number;
-  request: Request;
-}
-
-/** The parts of a text that starts with `DB Error: `, or null when it lacks the shape. */
-export function parseDbError(text: string): DbError | null {
-  let i = 'DB Error: '.length;
-  if (text.charCodeAt(i) !== 0x5b /* [ */) return null;
-  const codeEnd = text.indexOf(']', i + 1);
-  if (codeEnd < 0 || text.charCodeAt(codeEnd + 1) !== 0x20) return null;
-  const code = text.slice(i + 1, codeEnd);
+export function scanDbError(buf: Uint8Array, at: number, end: number, p: Parts): boolean {
+  let i = at + DB_ERROR.length;
+  if (i >= end || buf[i] !== 0x5b /* [ */) return false;
+  let codeEnd = i + 1;
+  while (codeEnd < end && buf[codeEnd] !== 0x5d /* ] */) codeEnd++;
+  if (codeEnd + 1 >= end || buf[codeEnd + 1] !== 0x20) return false;
+  const codeStart = i + 1;
   i = codeEnd + 2;
   // An empty message leaves two spaces before `(SQL Query:`; one is accepted too.
   let messageEnd: number;
   let queryStart: number;
-  if (text.startsWith(SQL_QUERY, i)) {
+  if (matchAt(buf, i, end, SQL_QUERY)) {
     messageEnd = i;
     queryStart = i + SQL_QUERY.length;
   } else {
-    messageEnd = text.indexOf(' ' + SQL_QUERY, i);
-    if (messageEnd < 0) return null;
-    queryStart = messageEnd + 1 + SQL_QUERY.length;
+    messageEnd = indexIn(buf, SPACE_SQL_QUERY, i, end);
+    if (messageEnd < 0) return false;
+    queryStart = messageEnd + SPACE_SQL_QUERY.length;
   }
-  if (text.charCodeAt(queryStart) === 0x20) queryStart++;
+  if (queryStart < end && buf[queryStart] === 0x20) queryStart++;
 
-  const request = requestAtEnd(text);
-  if (request === null || text.charCodeAt(request.at - 1) !== 0x20) return null;
-  const digitsEnd = request.at - 1;
+  const open = scanRequest(buf, at, end, p);
+  if (open < 0 || buf[open - 1] !== 0x20) return false;
+  const digitsEnd = open - 1;
   let digitsStart = digitsEnd;
-  while (digitsStart > 0 && isDigit(text.charCodeAt(digitsStart - 1))) digitsStart--;
-  if (digitsStart === digitsEnd || !text.startsWith(ON_LINE, digitsStart - ON_LINE.length)) return null;
+  while (digitsStart > at && isDigit(buf[digitsStart - 1])) digitsStart--;
+  if (digitsStart === digitsEnd || !matchAt(buf, digitsStart - ON_LINE.length, digitsEnd, ON_LINE)) return false;
   const fileEnd = digitsStart - ON_LINE.length;
-  // The source file is not empty, so its `) in ` ends at least one character before fileEnd.
-  const queryEnd = fileEnd - IN.length - 1 >= 0 ? text.lastIndexOf(IN, fileEnd - IN.length - 1) : -1;
-  if (queryEnd < queryStart) return null;
-  return {
-    code,
-    message: text.slice(i, messageEnd),
-    query: text.slice(queryStart, queryEnd),
-    sourceFile: text.slice(queryEnd + IN.length, fileEnd),
-    sourceLine: Number(text.slice(digitsStart, digitsEnd)),
-    request,
-  };
+  // The source file is not empty, so its `) in ` starts at least one byte before fileEnd - 5.
+  const queryEnd = lastIndexIn(buf, IN, queryStart, fileEnd - IN.length - 1, fileEnd);
+  if (queryEnd < queryStart) return false;
+  let line = 0;
+  for (let d = digitsStart; d < digitsEnd; d++) line = line * 10 + buf[d] - 0x30;
+  p.codeStart = codeStart;
+  p.codeEnd = codeEnd;
+  p.messageStart = codeEnd + 2;
+  p.messageEnd = messageEnd;
+  p.queryStart = queryStart;
+  p.queryEnd = queryEnd;
+  p.sourceStart = queryEnd + IN.length;
+  p.sourceEnd = fileEnd;
+  p.sourceLine = line;
+  return true;
 }

@@ -1,48 +1,81 @@
 // One entry, read from its bytes: the header's stamp, the request id, the kind, and for
 // DB errors the parts the rules need. Every field a rule or an aggregate reads is here.
+// The hot path fills one reused Entry and makes strings only through the interners.
 
-import { bodyStart, readStamp, requestIdClose, stampProblem, type Stamp } from './header.js';
-import { entryKind, parseDbError, requestAtEnd, type Request } from './body.js';
-import { isRefresh, sessionSegment } from './request.js';
-import { lookupSide, Side } from './table.js';
+import { kindAt, newParts, scanDbError, scanRequest } from './body.js';
+import { bodyStart, readStamp, requestIdClose, stampProblem } from './header.js';
+import { Interner } from './intern.js';
+import { isRefreshAt, segmentEnd } from './request.js';
+import { Side, sideOfTable, tableAfterFrom, tableNameAt } from './table.js';
+
+/** A DB error's code and message, made once per distinct pair. */
+export interface DbSignature {
+  code: string;
+  message: string;
+  /** Code and message in one string, for counting. */
+  key: string;
+  /** The side the message names (`no such table: <name>`), or null when it names no table. */
+  tableSide: Side | null;
+}
 
 export interface Entry {
   /** Place of its file in the stream (0-based). */
   fileIndex: number;
   /** 1-based line of its header within its file. */
   line: number;
-  /** Null when the header's values are invalid. */
-  stamp: Stamp | null;
+  /** The header's instant (seconds since the epoch), offset (seconds) and sign as written. */
+  instant: number;
+  offset: number;
+  negative: boolean;
   /** Why the entry is malformed (SPEC §3 `malformed`), or null for a well-formed one. */
   problem: string | null;
   requestId: string | null;
   kind: string;
-  /** DB errors only: the text between the brackets, and the message. */
-  code: string | null;
-  message: string | null;
-  request: Request | null;
+  /** DB errors only. */
+  signature: DbSignature | null;
   segment: string | null;
   /** Local or remote for a refresh lookup, else None. */
   side: Side;
 }
 
-const DB_SHAPE = 'DB Error without the shape "[code] message (SQL Query: query) in file on line N (METHOD path)"';
-
-// Most entries of a log share a handful of ids: reuse the string of the last one.
-let lastIdBytes = Buffer.alloc(0);
-let lastId = '';
-
-function readRequestId(buf: Buffer, start: number, end: number): string {
-  const len = end - start;
-  if (len === lastIdBytes.length && buf.compare(lastIdBytes, 0, len, start, end) === 0) return lastId;
-  lastIdBytes = Buffer.from(buf.subarray(start, end));
-  lastId = buf.toString('utf8', start, end);
-  return lastId;
+export function newEntry(): Entry {
+  return { fileIndex: 0, line: 0, instant: 0, offset: 0, negative: false, problem: null, requestId: null, kind: 'text', signature: null, segment: null, side: Side.None };
 }
+
+const DB_SHAPE = 'DB Error without the shape "[code] message (SQL Query: query) in file on line N (METHOD path)"';
+const NO_SUCH_TABLE = 'no such table: ';
+
+/** Text from the log as a string; CRLF inside an entry reads as LF. */
+function decode(buf: Buffer, start: number, end: number): string {
+  const text = buf.toString('utf8', start, end);
+  return text.includes('\r') ? text.replace(/\r\n/g, '\n') : text;
+}
+
+function makeSignature(buf: Buffer, codeStart: number, codeEnd: number, messageStart: number, messageEnd: number): DbSignature {
+  const code = decode(buf, codeStart, codeEnd);
+  const message = decode(buf, messageStart, messageEnd);
+  const named = message.indexOf(NO_SUCH_TABLE);
+  return {
+    code,
+    message,
+    key: `${code}\u0000${message}`,
+    tableSide: named < 0 ? null : sideOfTable(tableNameAt(message, named + NO_SUCH_TABLE.length)),
+  };
+}
+
+const utf8 = (buf: Buffer, start: number, end: number) => buf.toString('utf8', start, end);
+const latin1 = (buf: Buffer, start: number, end: number) => buf.toString('latin1', start, end);
+
+const parts = newParts();
+const ids = new Interner<string>();
+const segments = new Interner<string>();
+const signatures = new Interner<DbSignature>();
+const shared = newEntry();
 
 /**
  * Reads the entry held in bytes [start, end) of buf; `close` is its header's `]` and
- * `firstLineEnd` the end of its first line (without CR).
+ * `firstLineEnd` the end of its first line (without CR). Fills and returns `into`, which
+ * is valid until the next call unless one is given.
  */
 export function readEntry(
   buf: Buffer,
@@ -52,44 +85,40 @@ export function readEntry(
   firstLineEnd: number,
   fileIndex: number,
   line: number,
+  into: Entry = shared,
 ): Entry {
-  const stamp = readStamp(buf, start, close);
+  const e = into;
+  e.fileIndex = fileIndex;
+  e.line = line;
+  e.problem = readStamp(buf, start, close, e) ? null : `invalid header: ${stampProblem(buf, start, close)}`;
+  e.requestId = null;
+  e.kind = 'text';
+  e.signature = null;
+  e.segment = null;
+  e.side = Side.None;
   let at = bodyStart(buf, close, firstLineEnd);
   const idClose = requestIdClose(buf, at, firstLineEnd);
-  let requestId: string | null = null;
   if (idClose >= 0) {
-    requestId = readRequestId(buf, at + 1, idClose);
+    e.requestId = ids.get(buf, at + 1, idClose, utf8);
     at = idClose + 2;
   }
-  let text = buf.toString('utf8', at, Math.max(at, end));
-  if (text.includes('\r')) text = text.replace(/\r\n/g, '\n');
-  const kind = entryKind(text);
-  const entry: Entry = {
-    fileIndex,
-    line,
-    stamp,
-    problem: stamp === null ? `invalid header: ${stampProblem(buf, start, close)}` : null,
-    requestId,
-    kind,
-    code: null,
-    message: null,
-    request: null,
-    segment: null,
-    side: Side.None,
-  };
-  if (kind === 'DB') {
-    const db = parseDbError(text);
-    if (db === null) {
-      entry.problem ??= DB_SHAPE;
-      return entry;
+  // A malformed header: the entry takes part in nothing, and its body does not matter.
+  if (e.problem !== null) return e;
+  if (at > end) at = end;
+  e.kind = kindAt(buf, at, end);
+  if (e.kind === 'DB') {
+    if (!scanDbError(buf, at, end, parts)) {
+      e.problem = DB_SHAPE;
+      return e;
     }
-    entry.code = db.code;
-    entry.message = db.message;
-    entry.request = db.request;
-    if (isRefresh(db.request.method, db.request.path)) entry.side = lookupSide(db.message, db.query);
-  } else {
-    entry.request = requestAtEnd(text);
+    e.signature = signatures.get(buf, parts.codeStart, parts.codeEnd, makeSignature, parts.messageStart, parts.messageEnd);
+  } else if (scanRequest(buf, at, end, parts) < 0) {
+    return e;
   }
-  if (entry.request !== null) entry.segment = sessionSegment(entry.request.path);
-  return entry;
+  const segment = segmentEnd(buf, parts.pathStart, parts.pathEnd);
+  if (segment >= 0) e.segment = segments.get(buf, parts.pathStart + 1, segment, latin1);
+  if (e.signature !== null && isRefreshAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd)) {
+    e.side = e.signature.tableSide ?? sideOfTable(tableAfterFrom(decode(buf, parts.queryStart, parts.queryEnd)));
+  }
+  return e;
 }

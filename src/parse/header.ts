@@ -71,10 +71,10 @@ let lastDateKey = -1;
 let lastDays = 0;
 
 /**
- * The stamp of a header whose closing `]` is at `close`, or null when the header is
- * malformed (no such month or day, a time out of range, an unknown zone).
+ * Reads the stamp of a header whose closing `]` is at `close` into `out`; false when the
+ * header is malformed (no such month or day, a time out of range, an unknown zone).
  */
-export function readStamp(buf: Buffer, start: number, close: number): Stamp | null {
+export function readStamp(buf: Buffer, start: number, close: number, out: Stamp): boolean {
   const b = start;
   const day = num2(buf, b + 1);
   const month = monthNumberAt(buf, b + 4);
@@ -83,7 +83,7 @@ export function readStamp(buf: Buffer, start: number, close: number): Stamp | nu
   const minute = num2(buf, b + 16);
   const second = num2(buf, b + 19);
   if (month === 0 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
-    return null;
+    return false;
   }
   const dateKey = (year * 16 + month) * 32 + day;
   if (dateKey !== lastDateKey) {
@@ -97,15 +97,21 @@ export function readStamp(buf: Buffer, start: number, close: number): Stamp | nu
   if (close - z === 5 && (sign === PLUS || sign === DASH) && isDigit(buf[z + 1]) && isDigit(buf[z + 2]) && isDigit(buf[z + 3]) && isDigit(buf[z + 4])) {
     const oh = num2(buf, z + 1);
     const om = num2(buf, z + 3);
-    if (oh > 14 || om > 59) return null;
+    if (oh > 14 || om > 59) return false;
     const negative = sign === DASH;
     const offset = (negative ? -1 : 1) * (oh * 3600 + om * 60);
-    return { instant: wall - offset, offset, negative };
+    out.instant = wall - offset;
+    out.offset = offset;
+    out.negative = negative;
+    return true;
   }
   const zone = namedZone(buf.toString('latin1', z, close));
-  if (zone === null) return null;
+  if (zone === null) return false;
   const reading = zone.read(wall);
-  return { instant: reading.instant, offset: reading.offset, negative: reading.offset < 0 };
+  out.instant = reading.instant;
+  out.offset = reading.offset;
+  out.negative = reading.offset < 0;
+  return true;
 }
 
 /** Where the body starts: after `]: ` (the service's shape) or `] ` (PHP's own). */

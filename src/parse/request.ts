@@ -1,5 +1,8 @@
 // What a logged request path says: its session segment and what the request was for
-// (SPEC §1, "Request path").
+// (SPEC §1, "Request path"). The byte versions run on every entry; the string version
+// serves reports and tests.
+
+import { ascii, isDigit, matchAt } from './bytes.js';
 
 export type RequestKind = 'refresh' | 'login' | 'entry' | 'other';
 
@@ -7,68 +10,85 @@ function isLower(c: number): boolean {
   return c >= 0x61 && c <= 0x7a;
 }
 
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
 /**
- * The session segment (`cpsess0123456789`: a lowercase prefix and 10 digits) that a path
- * starts with, or null: a path without one is no error.
+ * End of the session segment (`cpsess0123456789`: a lowercase prefix and 10 digits) that
+ * the path [start, end) starts with, after its `/`; or -1: a path without one is no error.
  */
-export function sessionSegment(path: string): string | null {
-  if (path.charCodeAt(0) !== 0x2f /* / */) return null;
-  let end = 1;
-  while (end < path.length) {
-    const c = path.charCodeAt(end);
+export function segmentEnd(buf: Uint8Array, start: number, end: number): number {
+  if (start >= end || buf[start] !== 0x2f /* / */) return -1;
+  let stop = start + 1;
+  while (stop < end) {
+    const c = buf[stop];
     if (c === 0x2f || c === 0x3f /* ? */ || c === 0x23 /* # */) break;
-    end++;
+    stop++;
   }
-  const digitsStart = end - 10;
-  if (digitsStart < 2) return null;
-  for (let i = 1; i < digitsStart; i++) if (!isLower(path.charCodeAt(i))) return null;
-  for (let i = digitsStart; i < end; i++) if (!isDigit(path.charCodeAt(i))) return null;
-  return path.slice(1, end);
+  const digitsStart = stop - 10;
+  if (digitsStart < start + 2) return -1;
+  for (let i = start + 1; i < digitsStart; i++) if (!isLower(buf[i])) return -1;
+  for (let i = digitsStart; i < stop; i++) if (!isDigit(buf[i])) return -1;
+  return stop;
 }
 
-/** The parameters of a path's query, as written (`_task=mail`), in order. */
-function queryParams(path: string): string[] {
-  const q = path.indexOf('?');
-  return q < 0 ? [] : path.slice(q + 1).split('&');
+/** The session segment of a path, or null. */
+export function sessionSegment(path: string): string | null {
+  const bytes = Buffer.from(path);
+  const end = segmentEnd(bytes, 0, bytes.length);
+  return end < 0 ? null : path.slice(1, end);
+}
+
+const POST = ascii('POST');
+const TASK_MAIL = ascii('_task=mail');
+const ACTION_REFRESH = ascii('_action=refresh');
+/** How the service writes almost every refresh: checked first, from the end. */
+const USUAL_QUERY = ascii('?_task=mail&_action=refresh');
+
+/** Bit 1: `_task=mail` is a parameter; bit 2: `_action=refresh` is. */
+function refreshParams(buf: Uint8Array, from: number, end: number): number {
+  let found = 0;
+  let start = from;
+  for (let i = from; i <= end; i++) {
+    if (i === end || buf[i] === 0x26 /* & */) {
+      const len = i - start;
+      if (len === TASK_MAIL.length && matchAt(buf, start, i, TASK_MAIL)) found |= 1;
+      else if (len === ACTION_REFRESH.length && matchAt(buf, start, i, ACTION_REFRESH)) found |= 2;
+      start = i + 1;
+    }
+  }
+  return found;
+}
+
+/** A mailbox refresh: POST, with `_task=mail` and `_action=refresh` in the query, in any order. */
+export function isRefreshAt(buf: Uint8Array, methodStart: number, methodEnd: number, pathStart: number, pathEnd: number): boolean {
+  if (methodEnd - methodStart !== 4 || !matchAt(buf, methodStart, methodEnd, POST)) return false;
+  if (matchAt(buf, pathEnd - USUAL_QUERY.length, pathEnd, USUAL_QUERY) && pathEnd - USUAL_QUERY.length >= pathStart) {
+    // Ends with the usual query; it is the query when no `?` comes before it.
+    let q = pathStart;
+    while (buf[q] !== 0x3f) q++;
+    if (q === pathEnd - USUAL_QUERY.length) return true;
+  }
+  let q = pathStart;
+  while (q < pathEnd && buf[q] !== 0x3f /* ? */) q++;
+  if (q === pathEnd) return false;
+  return refreshParams(buf, q + 1, pathEnd) === 3;
+}
+
+export function isRefresh(method: string, path: string): boolean {
+  const bytes = Buffer.from(`${method} ${path}`);
+  return isRefreshAt(bytes, 0, method.length, method.length + 1, bytes.length);
 }
 
 /**
- * refresh: POST with `_task=mail` and `_action=refresh` (any order, more may follow);
- * login completion: POST with `login=1` and `post_login=<digits>`; entry page: GET with no query.
+ * refresh: POST with `_task=mail` and `_action=refresh`; login completion: POST with
+ * `login=1` and `post_login=<digits>`; entry page: GET with no query.
  */
 export function requestKind(method: string, path: string): RequestKind {
   if (method === 'POST') {
-    const params = queryParams(path);
-    if (params.includes('_task=mail') && params.includes('_action=refresh')) return 'refresh';
+    if (isRefresh(method, path)) return 'refresh';
+    const q = path.indexOf('?');
+    const params = q < 0 ? [] : path.slice(q + 1).split('&');
     if (params.includes('login=1') && params.some((p) => /^post_login=\d+$/.test(p))) return 'login';
     return 'other';
   }
   if (method === 'GET' && !path.includes('?')) return 'entry';
   return 'other';
-}
-
-/** True for a mailbox refresh: the fast test the hot path needs. */
-export function isRefresh(method: string, path: string): boolean {
-  if (method !== 'POST') return false;
-  const q = path.indexOf('?');
-  if (q < 0) return false;
-  return hasParam(path, q + 1, '_task=mail') && hasParam(path, q + 1, '_action=refresh');
-}
-
-function hasParam(path: string, from: number, param: string): boolean {
-  let at = from;
-  for (;;) {
-    const found = path.indexOf(param, at);
-    if (found < 0) return false;
-    const before = path.charCodeAt(found - 1);
-    const after = found + param.length;
-    if ((found === from || before === 0x26 /* & */) && (after === path.length || path.charCodeAt(after) === 0x26)) {
-      return true;
-    }
-    at = found + 1;
-  }
 }

@@ -1,5 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { entryKind, parseDbError, requestAtEnd } from '../../src/parse/body.js';
+import { kindAt, newParts, scanDbError, scanRequest } from '../../src/parse/body.js';
+
+// The parsers work on bytes; these read their answers back as strings.
+function entryKind(text: string): string {
+  const b = Buffer.from(text);
+  return kindAt(b, 0, b.length);
+}
+
+function requestAtEnd(text: string): { method: string; path: string } | null {
+  const b = Buffer.from(text);
+  const p = newParts();
+  if (scanRequest(b, 0, b.length, p) < 0) return null;
+  return { method: b.toString('utf8', p.methodStart, p.methodEnd), path: b.toString('utf8', p.pathStart, p.pathEnd) };
+}
+
+function parseDbError(text: string) {
+  const b = Buffer.from(text);
+  const p = newParts();
+  if (!scanDbError(b, 0, b.length, p)) return null;
+  const s = (start: number, end: number) => b.toString('utf8', start, end);
+  return {
+    code: s(p.codeStart, p.codeEnd),
+    message: s(p.messageStart, p.messageEnd),
+    query: s(p.queryStart, p.queryEnd),
+    sourceFile: s(p.sourceStart, p.sourceEnd),
+    sourceLine: p.sourceLine,
+    request: { method: s(p.methodStart, p.methodEnd), path: s(p.pathStart, p.pathEnd) },
+  };
+}
 
 const SRC = '/usr/share/roundcube/program/lib/Roundcube/rcube_db.php';
 const REFRESH = 'POST /cpsess0123456789/3rdparty/roundcube/index.php?_task=mail&_action=refresh';

@@ -12,13 +12,15 @@ function stamp(line: string): string | null {
   const b = Buffer.from(line);
   const c = entryStartClose(b, 0, b.length);
   if (c < 0) throw new Error('not an entry start');
-  const s = readStamp(b, 0, c);
-  return s === null ? null : isoAt(s.instant, s.offset, s.negative);
+  const s = { instant: 0, offset: 0, negative: false };
+  return readStamp(b, 0, c, s) ? isoAt(s.instant, s.offset, s.negative) : null;
 }
 
 function instant(line: string): number {
   const b = Buffer.from(line);
-  return readStamp(b, 0, entryStartClose(b, 0, b.length))!.instant;
+  const s = { instant: 0, offset: 0, negative: false };
+  if (!readStamp(b, 0, entryStartClose(b, 0, b.length), s)) throw new Error('malformed');
+  return s.instant;
 }
 
 describe('what starts an entry', () => {

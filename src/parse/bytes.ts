@@ -1,0 +1,52 @@
+// Small helpers over bytes for the hot path: comparisons and bounded searches that make
+// no string and no Buffer view, and never look outside [from, to).
+
+export function isSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+}
+
+export function isUpper(c: number): boolean {
+  return c >= 0x41 && c <= 0x5a;
+}
+
+export function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** An ASCII pattern as bytes. */
+export function ascii(text: string): Uint8Array {
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+
+/** True when `pattern` stands at `at` and ends by `to`. */
+export function matchAt(buf: Uint8Array, at: number, to: number, pattern: Uint8Array): boolean {
+  if (at < 0 || at + pattern.length > to) return false;
+  for (let i = 0; i < pattern.length; i++) if (buf[at + i] !== pattern[i]) return false;
+  return true;
+}
+
+/** First index in [from, to) where `pattern` stands wholly inside the range, or -1. */
+export function indexIn(buf: Uint8Array, pattern: Uint8Array, from: number, to: number): number {
+  const first = pattern[0];
+  for (let i = from, last = to - pattern.length; i <= last; i++) {
+    if (buf[i] === first && matchAt(buf, i, to, pattern)) return i;
+  }
+  return -1;
+}
+
+/** Last index in [from, at] where `pattern` starts (it may run past `at`), or -1. */
+export function lastIndexIn(buf: Uint8Array, pattern: Uint8Array, from: number, at: number, to: number): number {
+  const first = pattern[0];
+  for (let i = at; i >= from; i--) {
+    if (buf[i] === first && matchAt(buf, i, to, pattern)) return i;
+  }
+  return -1;
+}
+
+/** Byte-for-byte equality of a range with a stored key. */
+export function sameBytes(buf: Uint8Array, start: number, end: number, key: Uint8Array, keyStart = 0): boolean {
+  const len = end - start;
+  if (keyStart + len > key.length) return false;
+  for (let i = 0; i < len; i++) if (buf[start + i] !== key[keyStart + i]) return false;
+  return true;
+}

@@ -1,0 +1,57 @@
+// Strings made from bytes, once: a log repeats a few request ids, session segments and
+// DB error signatures millions of times, so the hot path looks the bytes up in a small
+// hash table and gets the same string back without decoding or allocating. A cache, not
+// a set: a colliding slot is simply overwritten.
+
+import { sameBytes } from './bytes.js';
+
+const SLOTS = 4096;
+const MASK = SLOTS - 1;
+
+/** FNV-1a over a byte range, continuing from `hash`. */
+export function hashBytes(buf: Uint8Array, start: number, end: number, hash = 0x811c9dc5): number {
+  let h = hash;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  return h >>> 0;
+}
+
+/** Makes the value for a key's bytes: a plain function, so that a lookup allocates no closure. */
+export type Make<T> = (buf: Buffer, start: number, end: number, start2: number, end2: number) => T;
+
+export class Interner<T> {
+  private readonly hashes = new Uint32Array(SLOTS);
+  /** Length of the first part of each slot's key. */
+  private readonly firstLengths = new Int32Array(SLOTS).fill(-1);
+  private readonly keys: (Buffer | null)[] = new Array(SLOTS).fill(null);
+  private readonly values: (T | undefined)[] = new Array(SLOTS);
+
+  /**
+   * The value for the bytes [start, end) (and [start2, end2), when given, as a second
+   * part of the key): the stored one, or the one `make` makes, stored for next time.
+   */
+  get(buf: Buffer, start: number, end: number, make: Make<T>, start2 = 0, end2 = 0): T {
+    const h = end2 > start2 ? hashBytes(buf, start2, end2, hashBytes(buf, start, end) ^ 0xff) : hashBytes(buf, start, end);
+    const slot = h & MASK;
+    const key = this.keys[slot];
+    const len1 = end - start;
+    if (
+      this.hashes[slot] === h &&
+      this.firstLengths[slot] === len1 &&
+      key !== null &&
+      key.length === len1 + (end2 - start2) &&
+      sameBytes(buf, start, end, key, 0) &&
+      sameBytes(buf, start2, end2, key, len1)
+    ) {
+      return this.values[slot] as T;
+    }
+    const stored = Buffer.allocUnsafe(len1 + (end2 - start2));
+    buf.copy(stored, 0, start, end);
+    if (end2 > start2) buf.copy(stored, len1, start2, end2);
+    const value = make(buf, start, end, start2, end2);
+    this.hashes[slot] = h;
+    this.firstLengths[slot] = len1;
+    this.keys[slot] = stored;
+    this.values[slot] = value;
+    return value;
+  }
+}
