@@ -1,5 +1,6 @@
 // The command line: options → one AnalyseOptions → a run → an exit status.
 
+import { availableParallelism } from 'node:os';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ALPHABET_NAMES, type AlphabetName } from './analyse/alphabet.js';
@@ -29,7 +30,11 @@ interface AnalyseFlags {
   follow?: boolean;
   fromStart?: boolean;
   flushAfter: number;
+  jobs?: number;
 }
+
+/** Below this, threads cost more to start than they save; an explicit --jobs lifts it. */
+const PARALLEL_FROM = 32 << 20;
 
 function parseSeconds(value: string): number {
   const seconds = Number(value);
@@ -42,6 +47,12 @@ function parseSeconds(value: string): number {
 function parseCount(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number, 0 or more.');
+  return n;
+}
+
+function parsePositive(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number, 1 or more.');
   return n;
 }
 
@@ -144,6 +155,7 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .option('-f, --follow', 'follow the files as they grow, like tail -F (stop with Ctrl-C)')
     .option('--from-start', 'with --follow: read what the files hold first, instead of starting at their end')
     .option('--flush-after <ms>', 'on a live input, take an entry as complete after this much quiet', parseMilliseconds, DEFAULT_FLUSH_AFTER_MS)
+    .option('-j, --jobs <n>', `threads that parse a large file (default: the cores, ${availableParallelism()} here)`, parsePositive)
     .option('--color', 'colour the text report even when not on a terminal')
     .option('--no-color', 'never colour the text report')
     .addHelpText('after', ANALYSE_EXAMPLES)
@@ -179,6 +191,8 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
           fromStart: flags.fromStart === true,
           flushAfterMs: flags.flushAfter,
           pollMs: options.pollMs,
+          jobs: flags.jobs ?? availableParallelism(),
+          parallelFrom: flags.jobs === undefined ? PARALLEL_FROM : 0,
         },
         io,
       );

@@ -4,13 +4,21 @@
 import { Analyser, type AnalyseSettings, type Summary } from './analyse/analyser.js';
 import type { Finding } from './analyse/finding.js';
 import { Assembler } from './parse/assembler.js';
-import { readEntry } from './parse/entry.js';
+import { readEntry, type Entry } from './parse/entry.js';
+
+/** Entries parsed elsewhere (by workers) into the stream, for one input. */
+export interface ParsedFeed {
+  readonly fileIndex: number;
+  entry(e: Entry): void;
+  orphanRun(line: number): void;
+  countLines(lines: number): void;
+}
 
 /**
  * One input's bytes into the stream. Feeds of several inputs may take turns (files
  * followed at once); each keeps its own lines and entries.
  */
-export class FileFeed {
+export class FileFeed implements ParsedFeed {
   private readonly assembler: Assembler;
 
   constructor(
@@ -28,18 +36,33 @@ export class FileFeed {
     this.assembler.push(chunk);
   }
 
+  entry(e: Entry): void {
+    this.analyser.entry(e);
+  }
+
+  orphanRun(line: number): void {
+    this.analyser.orphanRun(this.fileIndex, line);
+  }
+
+  countLines(lines: number): void {
+    this.analyser.countLines(lines);
+  }
+
   /** The input went quiet: hand on the entry it was writing (SPEC: nothing held back forever). */
   flush(): void {
     this.assembler.flushOpen();
   }
 
   /**
-   * The bytes so far are complete (end of input, or the file was rotated or truncated);
-   * what follows, if anything, starts afresh `lineBase` lines into a file.
+   * The bytes so far are complete (end of input, a chunk's end, or the file was rotated
+   * or truncated); what follows, if anything, starts afresh `lineBase` lines into a file.
+   * Returns the lines read since the last end.
    */
-  end(lineBase = 0): void {
-    this.analyser.countLines(this.assembler.endFile());
+  end(lineBase = 0): number {
+    const lines = this.assembler.endFile();
+    this.analyser.countLines(lines);
     this.assembler.startAt(lineBase);
+    return lines;
   }
 }
 

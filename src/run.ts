@@ -73,6 +73,9 @@ export interface AnalyseOptions {
   flushAfterMs: number;
   /** How often followed files are polled (tests make it short). */
   pollMs?: number;
+  /** Threads for parsing a large file, and the size from which a file gets them. */
+  jobs: number;
+  parallelFrom: number;
 }
 
 interface Sink {
@@ -147,6 +150,8 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
         stdinLive: io.stdinIsLive,
         signal: stop.signal,
         pollMs: o.pollMs,
+        jobs: o.jobs,
+        parallelFrom: o.parallelFrom,
       });
     } finally {
       stopListening();

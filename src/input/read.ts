@@ -1,10 +1,11 @@
 // Reads the inputs into the stream: files and stdin to their end, or followed files
 // until stopped. Live inputs hand on a half-written entry once they go quiet.
 
-import { statSync } from 'node:fs';
+import { fstatSync, readSync, statSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import type { FileFeed, StreamChecker } from '../pipeline.js';
 import { followFile } from './follow.js';
+import { chunkSize, readInParallel } from './parallel.js';
 import { readingOrder } from './order.js';
 import { closeInputs, inputBytes, openInputs, reason, type Input } from './source.js';
 
@@ -19,6 +20,20 @@ export interface ReadOptions {
   stdinLive: boolean;
   signal: AbortSignal;
   pollMs?: number;
+  /** Threads that may parse one large file (1: this thread alone). */
+  jobs: number;
+  /** Files this large or larger are read by `jobs` threads. */
+  parallelFrom: number;
+}
+
+/** A plain regular file large enough to be cut into chunks for several threads. */
+function parallelSize(input: Input, opts: ReadOptions): number | null {
+  if (input.fd === null || opts.jobs < 2) return null;
+  const st = fstatSync(input.fd);
+  if (!st.isFile() || st.size < opts.parallelFrom || st.size <= chunkSize(st.size, opts.jobs)) return null;
+  const magic = Buffer.alloc(2);
+  readSync(input.fd, magic, 0, 2, 0);
+  return magic[0] === 0x1f && magic[1] === 0x8b ? null : st.size;
 }
 
 /** A followed file may not exist yet, but it may not be a directory or unreadable. */
@@ -85,6 +100,11 @@ export async function readInputs(names: readonly string[], checker: StreamChecke
   try {
     for (const input of inputs) {
       if (opts.signal.aborted) break;
+      const size = parallelSize(input, opts);
+      if (size !== null) {
+        await readInParallel(input.name, input.fd as number, size, opts.jobs, checker.addFile(input.name), opts.signal);
+        continue;
+      }
       const live = input.name === '-' && opts.stdinLive;
       await readToEnd(input, checker.addFile(input.name), opts, live);
     }

@@ -108,6 +108,11 @@ export function scanRequest(buf: Uint8Array, from: number, to: number, p: Parts)
  * Writes the parts into `p` and returns true, or false when the shape is not there.
  */
 export function scanDbError(buf: Uint8Array, at: number, end: number, p: Parts): boolean {
+  return scanDbHead(buf, at, end, p) && scanDbTail(buf, at, end, p);
+}
+
+/** The head of a DB Error: code, message, and where the query starts. */
+export function scanDbHead(buf: Uint8Array, at: number, end: number, p: Parts): boolean {
   let i = at + DB_ERROR.length;
   if (i >= end || buf[i] !== 0x5b /* [ */) return false;
   let codeEnd = i + 1;
@@ -127,7 +132,19 @@ export function scanDbError(buf: Uint8Array, at: number, end: number, p: Parts):
     queryStart = messageEnd + SPACE_SQL_QUERY.length;
   }
   if (queryStart < end && buf[queryStart] === 0x20) queryStart++;
+  p.codeStart = codeStart;
+  p.codeEnd = codeEnd;
+  p.messageStart = codeEnd + 2;
+  p.messageEnd = messageEnd;
+  p.queryStart = queryStart;
+  return true;
+}
 
+/**
+ * The tail of a DB Error, read from the end after scanDbHead: `) in <file> on line <n>
+ * (<request>)`. Its `) in ` is the last one before ` on line `, so the query may hold any.
+ */
+export function scanDbTail(buf: Uint8Array, at: number, end: number, p: Parts): boolean {
   const open = scanRequest(buf, at, end, p);
   if (open < 0 || buf[open - 1] !== 0x20) return false;
   const digitsEnd = open - 1;
@@ -136,15 +153,10 @@ export function scanDbError(buf: Uint8Array, at: number, end: number, p: Parts):
   if (digitsStart === digitsEnd || !matchAt(buf, digitsStart - ON_LINE.length, digitsEnd, ON_LINE)) return false;
   const fileEnd = digitsStart - ON_LINE.length;
   // The source file is not empty, so its `) in ` starts at least one byte before fileEnd - 5.
-  const queryEnd = lastIndexIn(buf, IN, queryStart, fileEnd - IN.length - 1, fileEnd);
-  if (queryEnd < queryStart) return false;
+  const queryEnd = lastIndexIn(buf, IN, p.queryStart, fileEnd - IN.length - 1, fileEnd);
+  if (queryEnd < p.queryStart) return false;
   let line = 0;
   for (let d = digitsStart; d < digitsEnd; d++) line = line * 10 + buf[d] - 0x30;
-  p.codeStart = codeStart;
-  p.codeEnd = codeEnd;
-  p.messageStart = codeEnd + 2;
-  p.messageEnd = messageEnd;
-  p.queryStart = queryStart;
   p.queryEnd = queryEnd;
   p.sourceStart = queryEnd + IN.length;
   p.sourceEnd = fileEnd;

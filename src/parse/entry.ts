@@ -2,7 +2,7 @@
 // DB errors the parts the rules need. Every field a rule or an aggregate reads is here.
 // The hot path fills one reused Entry and makes strings only through the interners.
 
-import { kindAt, newParts, scanDbError, scanRequest } from './body.js';
+import { kindAt, newParts, scanDbHead, scanDbTail, scanRequest } from './body.js';
 import { bodyStart, readStamp, requestIdClose, stampProblem } from './header.js';
 import { Interner } from './intern.js';
 import { isRefreshAt, segmentEnd } from './request.js';
@@ -66,6 +66,22 @@ function makeSignature(buf: Buffer, codeStart: number, codeEnd: number, messageS
 const utf8 = (buf: Buffer, start: number, end: number) => buf.toString('utf8', start, end);
 const latin1 = (buf: Buffer, start: number, end: number) => buf.toString('latin1', start, end);
 
+/**
+ * The tail of a DB error — `) in <file> on line <n> (<METHOD> <path>)` — and what it
+ * says. Everything read from a tail depends on its bytes alone, and the entries of one
+ * session share theirs byte for byte; so each request id keeps its last tail, and an
+ * entry ending with the same bytes reuses it after one comparison instead of a parse.
+ */
+interface Tail {
+  bytes: Buffer;
+  refresh: boolean;
+  segment: string | null;
+}
+
+const tailsById = new Map<string, Tail>();
+/** The tail of the last DB error without a request id. */
+let tailWithoutId: Tail | null = null;
+
 const parts = newParts();
 const ids = new Interner<string>();
 const segments = new Interner<string>();
@@ -106,19 +122,40 @@ export function readEntry(
   if (e.problem !== null) return e;
   if (at > end) at = end;
   e.kind = kindAt(buf, at, end);
-  if (e.kind === 'DB') {
-    if (!scanDbError(buf, at, end, parts)) {
+  if (e.kind !== 'DB') {
+    if (scanRequest(buf, at, end, parts) >= 0) e.segment = segmentOf(buf);
+    return e;
+  }
+  if (!scanDbHead(buf, at, end, parts)) {
+    e.problem = DB_SHAPE;
+    return e;
+  }
+  let tail = e.requestId !== null ? tailsById.get(e.requestId) : tailWithoutId;
+  const known = tail !== undefined && tail !== null ? tail.bytes.length : -1;
+  if (known < 0 || end - known < parts.queryStart || buf.compare(tail!.bytes, 0, known, end - known, end) !== 0) {
+    if (!scanDbTail(buf, at, end, parts)) {
       e.problem = DB_SHAPE;
       return e;
     }
-    e.signature = signatures.get(buf, parts.codeStart, parts.codeEnd, makeSignature, parts.messageStart, parts.messageEnd);
-  } else if (scanRequest(buf, at, end, parts) < 0) {
-    return e;
+    tail = {
+      bytes: Buffer.from(buf.subarray(parts.queryEnd, end)),
+      refresh: isRefreshAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd),
+      segment: segmentOf(buf),
+    };
+    if (e.requestId !== null) tailsById.set(e.requestId, tail);
+    else tailWithoutId = tail;
   }
-  const segment = segmentEnd(buf, parts.pathStart, parts.pathEnd);
-  if (segment >= 0) e.segment = segments.get(buf, parts.pathStart + 1, segment, latin1);
-  if (e.signature !== null && isRefreshAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd)) {
-    e.side = e.signature.tableSide ?? sideOfTable(tableAfterFrom(decode(buf, parts.queryStart, parts.queryEnd)));
+  const t = tail as Tail;
+  e.signature = signatures.get(buf, parts.codeStart, parts.codeEnd, makeSignature, parts.messageStart, parts.messageEnd);
+  e.segment = t.segment;
+  if (t.refresh) {
+    e.side = e.signature.tableSide ?? sideOfTable(tableAfterFrom(decode(buf, parts.queryStart, end - t.bytes.length)));
   }
   return e;
+}
+
+/** The session segment of the request just scanned into `parts`. */
+function segmentOf(buf: Buffer): string | null {
+  const end = segmentEnd(buf, parts.pathStart, parts.pathEnd);
+  return end < 0 ? null : segments.get(buf, parts.pathStart + 1, end, latin1);
 }

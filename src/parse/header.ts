@@ -28,29 +28,32 @@ function num2(buf: Buffer, at: number): number {
   return (buf[at] - 0x30) * 10 + buf[at + 1] - 0x30;
 }
 
+/** The fixed part of an entry start, `[DD-Mon-YYYY HH:MM:SS `, at `start`. */
+export function entryStartPrefix(buf: Buffer, start: number, end: number): boolean {
+  if (end - start < ZONE_AT + 2 || buf[start] !== OPEN) return false;
+  const b = start;
+  return (
+    isDigit(buf[b + 1]) && isDigit(buf[b + 2]) && buf[b + 3] === DASH &&
+    isLetter(buf[b + 4]) && isLetter(buf[b + 5]) && isLetter(buf[b + 6]) && buf[b + 7] === DASH &&
+    isDigit(buf[b + 8]) && isDigit(buf[b + 9]) && isDigit(buf[b + 10]) && isDigit(buf[b + 11]) &&
+    buf[b + 12] === SPACE &&
+    isDigit(buf[b + 13]) && isDigit(buf[b + 14]) && buf[b + 15] === COLON &&
+    isDigit(buf[b + 16]) && isDigit(buf[b + 17]) && buf[b + 18] === COLON &&
+    isDigit(buf[b + 19]) && isDigit(buf[b + 20]) && buf[b + 21] === SPACE
+  );
+}
+
 /**
  * If the line [start, end) starts an entry (SPEC §1: `[`, 2 digits, `-`, 3 letters, `-`,
  * 4 digits, space, `HH:MM:SS` digits, space, a zone token without spaces, `]`), the index
  * of its closing `]`; otherwise -1. Says nothing about whether the values are valid.
  */
 export function entryStartClose(buf: Buffer, start: number, end: number): number {
-  if (end - start < ZONE_AT + 2 || buf[start] !== OPEN) return -1;
-  const b = start;
-  if (
-    !isDigit(buf[b + 1]) || !isDigit(buf[b + 2]) || buf[b + 3] !== DASH ||
-    !isLetter(buf[b + 4]) || !isLetter(buf[b + 5]) || !isLetter(buf[b + 6]) || buf[b + 7] !== DASH ||
-    !isDigit(buf[b + 8]) || !isDigit(buf[b + 9]) || !isDigit(buf[b + 10]) || !isDigit(buf[b + 11]) ||
-    buf[b + 12] !== SPACE ||
-    !isDigit(buf[b + 13]) || !isDigit(buf[b + 14]) || buf[b + 15] !== COLON ||
-    !isDigit(buf[b + 16]) || !isDigit(buf[b + 17]) || buf[b + 18] !== COLON ||
-    !isDigit(buf[b + 19]) || !isDigit(buf[b + 20]) || buf[b + 21] !== SPACE
-  ) {
-    return -1;
-  }
+  if (!entryStartPrefix(buf, start, end)) return -1;
   // The zone token: one or more bytes, none a space, up to the first `]`.
-  for (let i = b + ZONE_AT; i < end; i++) {
+  for (let i = start + ZONE_AT; i < end; i++) {
     const c = buf[i];
-    if (c === CLOSE) return i > b + ZONE_AT ? i : -1;
+    if (c === CLOSE) return i > start + ZONE_AT ? i : -1;
     if (c === SPACE) return -1;
   }
   return -1;

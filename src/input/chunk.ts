@@ -1,0 +1,94 @@
+// One chunk of a large file, parsed on its own (in a worker). Chunks are cut at entry
+// starts by one rule that both neighbours apply, so they tile the file exactly: chunk k
+// runs from the first entry start at or after k·C (0 for the first chunk) to the first
+// entry start at or after (k+1)·C. Each entry thus lies wholly in one chunk, and the
+// entries a chunk yields are the ones a reading of the whole file yields there.
+
+import { readSync } from 'node:fs';
+import { Assembler } from '../parse/assembler.js';
+import { readEntry } from '../parse/entry.js';
+import { entryStartClose, entryStartPrefix } from '../parse/header.js';
+import type { RecordBatch, RecordWriter } from './records.js';
+
+const BLOCK = 1 << 20;
+const PROBE = 1 << 16;
+/** Bytes of a line that decide whether its fixed header part is there. */
+const ZONE_PREFIX = 24;
+
+/**
+ * The first entry start at or after `at` (a line that starts there or later), or `size`.
+ * Reads only around `at`: a probe block, grown when a header runs past its end.
+ */
+export function entryStartFrom(fd: number, at: number, size: number): number {
+  if (at <= 0) return 0;
+  let block = Buffer.allocUnsafe(PROBE);
+  // view[0] is the byte before a possible line start: a line starts after a newline.
+  let pos = at - 1;
+  while (pos < size) {
+    const n = readSync(fd, block, 0, block.length, pos);
+    if (n === 0) break;
+    const view = block.subarray(0, n);
+    const atEnd = pos + n >= size;
+    let nl = view.indexOf(10);
+    if (nl < 0) {
+      pos += n;
+      continue;
+    }
+    for (;;) {
+      const lineStart = nl + 1;
+      if (lineStart >= n) {
+        if (atEnd) return size;
+        pos += nl; // the next read starts at this newline
+        break;
+      }
+      const next = view.indexOf(10, lineStart);
+      const lineEnd = next < 0 ? n : next;
+      if (entryStartClose(view, lineStart, lineEnd) >= 0) return pos + lineStart;
+      if (next < 0) {
+        if (atEnd) return size;
+        if (!entryStartPrefix(view, lineStart, lineEnd) && lineEnd - lineStart >= ZONE_PREFIX) {
+          pos += n - 1; // not an entry start: look on from the end of this block
+        } else if (nl > 0) {
+          pos += nl; // undecided: read again with the line at the start of the block
+        } else {
+          block = Buffer.allocUnsafe(block.length * 2); // a header longer than the block
+        }
+        break;
+      }
+      nl = next;
+    }
+  }
+  return size;
+}
+
+/**
+ * Parses chunks into records, one after another: one block and one assembler serve all
+ * of them, so a worker's memory does not grow with the chunks it has parsed.
+ */
+export class ChunkParser {
+  private readonly block = Buffer.allocUnsafe(BLOCK);
+  private readonly assembler: Assembler;
+
+  constructor(private readonly writer: RecordWriter) {
+    this.assembler = new Assembler({
+      entry: (buf, s, e, close, firstLineEnd, line) => writer.entry(readEntry(buf, s, e, close, firstLineEnd, 0, line)),
+      orphanRun: (line) => writer.orphanRun(line),
+    });
+  }
+
+  /**
+   * The records of the chunk whose nominal span is [from, to) of a file of `size` bytes.
+   * Line numbers in the records count from the chunk's first line (1).
+   */
+  parse(fd: number, from: number, to: number, size: number): RecordBatch {
+    const start = entryStartFrom(fd, from, size);
+    const end = to >= size ? size : entryStartFrom(fd, to, size);
+    for (let pos = start; pos < end; ) {
+      const n = readSync(fd, this.block, 0, Math.min(BLOCK, end - pos), pos);
+      if (n === 0) break;
+      this.assembler.push(this.block.subarray(0, n));
+      pos += n;
+    }
+    return this.writer.take(this.assembler.endFile());
+  }
+}

@@ -1,0 +1,46 @@
+// A parsing worker: takes chunks of a file, answers each with its records.
+
+import { closeSync, openSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import { ChunkParser } from './chunk.js';
+import { RecordWriter } from './records.js';
+
+export interface ChunkJob {
+  chunk: number;
+  path: string;
+  from: number;
+  to: number;
+  size: number;
+}
+
+/** Arrays of a batch that has been read, sent back to be filled again. */
+export interface Recycle {
+  instants: Float64Array;
+  ints: Int32Array;
+}
+
+const writer = new RecordWriter();
+const parser = new ChunkParser(writer);
+let open: { path: string; fd: number } | null = null;
+
+parentPort!.on('message', (job: ChunkJob | Recycle | 'close') => {
+  if (job === 'close') {
+    if (open !== null) closeSync(open.fd);
+    parentPort!.close();
+    return;
+  }
+  if ('instants' in job) {
+    writer.recycle(job.instants, job.ints);
+    return;
+  }
+  try {
+    if (open === null || open.path !== job.path) {
+      if (open !== null) closeSync(open.fd);
+      open = { path: job.path, fd: openSync(job.path, 'r') };
+    }
+    const batch = parser.parse(open.fd, job.from, job.to, job.size);
+    parentPort!.postMessage({ chunk: job.chunk, batch }, [batch.instants.buffer as ArrayBuffer, batch.ints.buffer as ArrayBuffer]);
+  } catch (err) {
+    parentPort!.postMessage({ chunk: job.chunk, error: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
+  }
+});

@@ -1,0 +1,185 @@
+// Parsed entries as compact records, to cross from a parsing worker to the thread that
+// analyses them: numbers in typed arrays (transferred, not copied), strings sent once
+// per worker and then named by number.
+
+import type { DbSignature, Entry } from '../parse/entry.js';
+import { Side } from '../parse/table.js';
+
+const INTS = 7; // line, offset, flags, id, segment, kind or signature, problem
+const F_MALFORMED = 1;
+const F_NEGATIVE = 2;
+const F_SIDE_SHIFT = 2; // two bits
+const F_ID = 16;
+const F_SEGMENT = 32;
+const F_DB = 64;
+const F_ORPHAN = 128;
+
+/** One chunk's records, as posted by a worker. */
+export interface RecordBatch {
+  count: number;
+  instants: Float64Array;
+  ints: Int32Array;
+  /** Strings and signatures first seen in this batch, in the order they were numbered. */
+  newStrings: string[];
+  newSignatures: [string, string, Side | null][];
+  /** Lines in the chunk. */
+  lines: number;
+}
+
+/** The worker's side: numbers strings and signatures, once each, for the life of the worker. */
+export class RecordWriter {
+  private instants: Float64Array = new Float64Array(1024);
+  private ints: Int32Array = new Int32Array(1024 * INTS);
+  private count = 0;
+  private readonly stringRefs = new Map<string, number>();
+  private readonly signatureRefs = new Map<string, number>();
+  private newStrings: string[] = [];
+  private newSignatures: [string, string, Side | null][] = [];
+  /** Arrays given back after reading, to be filled again: nothing new per chunk. */
+  private readonly spare: [Float64Array, Int32Array][] = [];
+
+  /** Takes back the arrays of a batch that has been read. */
+  recycle(instants: Float64Array, ints: Int32Array): void {
+    this.spare.push([instants, ints]);
+  }
+
+  private grow(): void {
+    const instants = new Float64Array(this.instants.length * 2);
+    instants.set(this.instants);
+    const ints = new Int32Array(this.ints.length * 2);
+    ints.set(this.ints);
+    this.instants = instants;
+    this.ints = ints;
+  }
+
+  private string(s: string): number {
+    let ref = this.stringRefs.get(s);
+    if (ref === undefined) {
+      ref = this.stringRefs.size;
+      this.stringRefs.set(s, ref);
+      this.newStrings.push(s);
+    }
+    return ref;
+  }
+
+  private signature(s: DbSignature): number {
+    let ref = this.signatureRefs.get(s.key);
+    if (ref === undefined) {
+      ref = this.signatureRefs.size;
+      this.signatureRefs.set(s.key, ref);
+      this.newSignatures.push([s.code, s.message, s.tableSide]);
+    }
+    return ref;
+  }
+
+  entry(e: Entry): void {
+    if (this.count === this.instants.length) this.grow();
+    const at = this.count * INTS;
+    let flags = (e.negative ? F_NEGATIVE : 0) | (e.side << F_SIDE_SHIFT);
+    this.instants[this.count] = e.instant;
+    this.ints[at] = e.line;
+    this.ints[at + 1] = e.offset;
+    if (e.requestId !== null) {
+      flags |= F_ID;
+      this.ints[at + 3] = this.string(e.requestId);
+    }
+    if (e.segment !== null) {
+      flags |= F_SEGMENT;
+      this.ints[at + 4] = this.string(e.segment);
+    }
+    if (e.signature !== null) {
+      flags |= F_DB;
+      this.ints[at + 5] = this.signature(e.signature);
+    } else {
+      this.ints[at + 5] = this.string(e.kind);
+    }
+    if (e.problem !== null) {
+      flags |= F_MALFORMED;
+      this.ints[at + 6] = this.string(e.problem);
+    }
+    this.ints[at + 2] = flags;
+    this.count++;
+  }
+
+  orphanRun(line: number): void {
+    if (this.count === this.instants.length) this.grow();
+    const at = this.count * INTS;
+    this.ints[at] = line;
+    this.ints[at + 2] = F_ORPHAN;
+    this.count++;
+  }
+
+  /**
+   * The records so far (their arrays change hands; `count` says how much of them is
+   * filled), and a fresh start for the next chunk.
+   */
+  take(lines: number): RecordBatch {
+    const batch: RecordBatch = {
+      count: this.count,
+      instants: this.instants,
+      ints: this.ints,
+      newStrings: this.newStrings,
+      newSignatures: this.newSignatures,
+      lines,
+    };
+    const [instants, ints] = this.spare.pop() ?? [new Float64Array(this.instants.length), new Int32Array(this.ints.length)];
+    this.instants = instants;
+    this.ints = ints;
+    this.count = 0;
+    this.newStrings = [];
+    this.newSignatures = [];
+    return batch;
+  }
+}
+
+/** What a batch's records go to, in order. */
+export interface RecordSink {
+  entry(e: Entry): void;
+  orphanRun(line: number): void;
+}
+
+/** The analysing side: one per worker, keeping the strings and signatures it was sent. */
+export class RecordReader {
+  private readonly strings: string[] = [];
+  private readonly signatures: DbSignature[] = [];
+  private readonly e: Entry;
+
+  constructor(e: Entry) {
+    this.e = e;
+  }
+
+  /** Hands each record of `batch` on as an entry of file `fileIndex`, lines counted from `lineBase`. */
+  read(batch: RecordBatch, fileIndex: number, lineBase: number, sink: RecordSink): void {
+    for (const s of batch.newStrings) this.strings.push(s);
+    for (const [code, message, tableSide] of batch.newSignatures) {
+      this.signatures.push({ code, message, key: `${code}\u0000${message}`, tableSide });
+    }
+    const { instants, ints } = batch;
+    const e = this.e;
+    e.fileIndex = fileIndex;
+    for (let r = 0; r < batch.count; r++) {
+      const at = r * INTS;
+      const flags = ints[at + 2];
+      if (flags & F_ORPHAN) {
+        sink.orphanRun(lineBase + ints[at]);
+        continue;
+      }
+      e.line = lineBase + ints[at];
+      e.instant = instants[r];
+      e.offset = ints[at + 1];
+      e.negative = (flags & F_NEGATIVE) !== 0;
+      e.side = ((flags >> F_SIDE_SHIFT) & 3) as Side;
+      e.requestId = flags & F_ID ? this.strings[ints[at + 3]] : null;
+      e.segment = flags & F_SEGMENT ? this.strings[ints[at + 4]] : null;
+      if (flags & F_DB) {
+        e.signature = this.signatures[ints[at + 5]];
+        e.kind = 'DB';
+      } else {
+        e.signature = null;
+        e.kind = this.strings[ints[at + 5]];
+      }
+      e.problem = flags & F_MALFORMED ? this.strings[ints[at + 6]] : null;
+      sink.entry(e);
+    }
+  }
+}
