@@ -9,6 +9,7 @@ export interface Io {
   /** stdin is a pipe or a terminal: a stream that may never end. */
   stdinIsLive: boolean;
   stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
   env: NodeJS.ProcessEnv;
   /** Calls `stop` on SIGINT or SIGTERM; returns a function that stops listening. */
   onInterrupt(stop: () => void): () => void;
@@ -24,6 +25,7 @@ export function processIo(): Io {
     stdinIsTTY: process.stdin.isTTY === true,
     stdinIsLive: stdinIsLive(),
     stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
     env: process.env,
     onInterrupt(stop) {
       let seen = 0;

@@ -9,7 +9,7 @@ import type { Summary } from './analyse/analyser.js';
 import { compareFindings, type Finding } from './analyse/finding.js';
 import { severities as withDefaults, type RuleId, type Severities, type Severity } from './analyse/rules.js';
 import { OutputError, UsageError } from './errors.js';
-import { readInputs } from './input/read.js';
+import { inputSize, readInputs } from './input/read.js';
 import type { Io } from './io.js';
 import { StreamChecker } from './pipeline.js';
 import { renderGithub, renderStepSummary } from './report/github.js';
@@ -18,6 +18,7 @@ import { renderJson } from './report/json.js';
 import { renderJunit } from './report/junit.js';
 import { findingLine, ndjsonSummary, ndjsonViolation } from './report/live.js';
 import { renderSarif } from './report/sarif.js';
+import { Progress, PROGRESS_FROM, wantProgress } from './report/progress.js';
 import { renderText } from './report/text.js';
 
 export const EXIT_OK = 0;
@@ -141,6 +142,8 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
 
     const stop = new AbortController();
     const stopListening = io.onInterrupt(() => stop.abort());
+    const size = !o.follow && wantProgress(io.stderrIsTTY, io.env) ? inputSize(o.inputs) : null;
+    const progress = size !== null && size >= PROGRESS_FROM ? new Progress(size, io.err) : null;
     let inputError;
     try {
       inputError = await readInputs(o.inputs, checker, {
@@ -152,9 +155,11 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
         pollMs: o.pollMs,
         jobs: o.jobs,
         parallelFrom: o.parallelFrom,
+        onRead: progress ? (bytes) => progress.add(bytes) : undefined,
       });
     } finally {
       stopListening();
+      progress?.clear();
     }
     const summary = checker.finish();
     findings.sort(compareFindings);

@@ -42,7 +42,7 @@ export async function readInParallel(
   jobs: number,
   feed: FileFeed,
   signal: AbortSignal,
-  onProgress?: (bytes: number) => void,
+  onRead?: (bytes: number) => void,
 ): Promise<void> {
   const chunk = chunkSize(size, jobs);
   const chunks = Math.max(1, Math.ceil(size / chunk));
@@ -110,7 +110,7 @@ export async function readInParallel(
         const back: Recycle = { instants: batch.instants, ints: batch.ints };
         workers[owner].postMessage(back, [batch.instants.buffer as ArrayBuffer, batch.ints.buffer as ArrayBuffer]);
       }
-      onProgress?.(Math.min(size, (k + 1) * chunk));
+      onRead?.(Math.min(size, (k + 1) * chunk) - Math.min(size, k * chunk));
     }
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));

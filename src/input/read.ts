@@ -24,6 +24,8 @@ export interface ReadOptions {
   jobs: number;
   /** Files this large or larger are read by `jobs` threads. */
   parallelFrom: number;
+  /** Hears of bytes as they are read (for a progress bar). */
+  onRead?: (bytes: number) => void;
 }
 
 /** A plain regular file large enough to be cut into chunks for several threads. */
@@ -49,7 +51,7 @@ function checkFollowable(name: string): void {
 async function readToEnd(input: Input, feed: FileFeed, opts: ReadOptions, live: boolean): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    for await (const chunk of inputBytes(input, opts.signal)) {
+    for await (const chunk of inputBytes(input, opts.signal, opts.onRead)) {
       feed.push(chunk);
       if (live) {
         clearTimeout(timer);
@@ -61,6 +63,21 @@ async function readToEnd(input: Input, feed: FileFeed, opts: ReadOptions, live: 
     // What was read of a failing input is still counted and checked.
     feed.end();
   }
+}
+
+/** Bytes the inputs hold, when all of them are files (stdin redirected from one counts). */
+export function inputSize(names: readonly string[]): number | null {
+  let total = 0;
+  for (const name of names) {
+    try {
+      const st = name === '-' ? fstatSync(0) : statSync(name);
+      if (!st.isFile()) return null;
+      total += st.size;
+    } catch {
+      return null;
+    }
+  }
+  return total;
 }
 
 /**
@@ -102,7 +119,7 @@ export async function readInputs(names: readonly string[], checker: StreamChecke
       if (opts.signal.aborted) break;
       const size = parallelSize(input, opts);
       if (size !== null) {
-        await readInParallel(input.name, input.fd as number, size, opts.jobs, checker.addFile(input.name), opts.signal);
+        await readInParallel(input.name, input.fd as number, size, opts.jobs, checker.addFile(input.name), opts.signal, opts.onRead);
         continue;
       }
       const live = input.name === '-' && opts.stdinLive;

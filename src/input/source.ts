@@ -102,25 +102,28 @@ export function stdinIsLive(): boolean {
  * The bytes of an input, gunzipped when they start with gzip's magic bytes. Ends early,
  * without error, when `signal` aborts (SIGINT on a live stream).
  */
-export async function* inputBytes(input: Input, signal?: AbortSignal): AsyncGenerator<Buffer> {
+export async function* inputBytes(input: Input, signal?: AbortSignal, onRead?: (bytes: number) => void): AsyncGenerator<Buffer> {
   const name = input.name;
   const stream = rawStream(input);
   const stop = () => stream.destroy();
   signal?.addEventListener('abort', stop, { once: true });
   try {
-    yield* decoded(name, stream, signal);
+    yield* decoded(name, stream, signal, onRead);
   } finally {
     signal?.removeEventListener('abort', stop);
   }
 }
 
-async function* decoded(name: string, stream: Readable, signal?: AbortSignal): AsyncGenerator<Buffer> {
+/** `onRead` hears of the bytes as read, before gunzip: what a progress bar measures. */
+async function* decoded(name: string, stream: Readable, signal?: AbortSignal, onRead?: (bytes: number) => void): AsyncGenerator<Buffer> {
   const raw = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const ended: IteratorResult<Buffer> = { done: true, value: undefined };
   const next = async (): Promise<IteratorResult<Buffer>> => {
     if (signal?.aborted) return ended;
     try {
-      return await raw.next();
+      const r = await raw.next();
+      if (!r.done) onRead?.(r.value.length);
+      return r;
     } catch (err) {
       if (signal?.aborted) return ended;
       throw new InputError(`cannot read ${name}: ${reason(err)}`);

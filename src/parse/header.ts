@@ -102,7 +102,8 @@ export function readStamp(buf: Buffer, start: number, close: number, out: Stamp)
     const om = num2(buf, z + 3);
     if (oh > 14 || om > 59) return false;
     const negative = sign === DASH;
-    const offset = (negative ? -1 : 1) * (oh * 3600 + om * 60);
+    // 0 - x, not -1 * x: `-0000` is an offset of 0 (its sign is kept in `negative`), never -0.
+    const offset = negative ? 0 - (oh * 3600 + om * 60) : oh * 3600 + om * 60;
     out.instant = wall - offset;
     out.offset = offset;
     out.negative = negative;

@@ -2,7 +2,11 @@
 
 import { describe, expect, it, vi } from 'vitest';
 import { chooseChalk, run, type Io } from '../../src/cli.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { processIo } from '../../src/io.js';
+import { log, pair } from '../helpers.js';
 
 function io(over: Partial<Io> = {}): Io & { outText: string; errText: string } {
   const o = {
@@ -11,6 +15,7 @@ function io(over: Partial<Io> = {}): Io & { outText: string; errText: string } {
     stdinIsTTY: false,
     stdinIsLive: false,
     stdoutIsTTY: false,
+    stderrIsTTY: false,
     onInterrupt: () => () => {},
     env: {},
     out(text: string) {
@@ -62,6 +67,29 @@ describe('interrupts', () => {
       expect(stops).toBe(1);
     } finally {
       exit.mockRestore();
+    }
+  });
+});
+
+describe('progress bar', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'webmail-log-progress-'));
+  const big = join(dir, 'big.log');
+  const unit = Buffer.from(log(pair('10:00:00')));
+  writeFileSync(big, Buffer.concat(Array.from({ length: Math.ceil(51e6 / unit.length) }, () => unit)));
+
+  it('shows on a terminal for an input over 50 MB, and is wiped before the report', async () => {
+    const fake = io({ stderrIsTTY: true });
+    expect(await run(['node', 'webmail-log', 'analyse', '--jobs', '1', '--format', 'json', big], fake)).toBe(0);
+    expect(fake.errText).toMatch(/^\r\[[#.]{30}\] +\d+%/);
+    expect(fake.errText.endsWith('\r\x1b[K')).toBe(true);
+    expect(JSON.parse(fake.outText).summary.refreshPairs).toBeGreaterThan(0);
+  });
+
+  it('stays away in CI and when stderr is not a terminal', async () => {
+    for (const over of [{ stderrIsTTY: true, env: { CI: 'true' } }, { stderrIsTTY: false }]) {
+      const fake = io(over);
+      await run(['node', 'webmail-log', 'analyse', '--jobs', '1', '--format', 'json', big], fake);
+      expect(fake.errText).toBe('');
     }
   });
 });

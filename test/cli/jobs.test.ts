@@ -1,0 +1,98 @@
+// --jobs: the same JSON, byte for byte, whatever the number of threads and whether the
+// log comes as a file or on stdin. The log is built so that chunk boundaries (64 KiB
+// apart for a file this size) fall inside multi-line entries, pairs, CRLF line ends and
+// long entries.
+
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { check, imap, log, lookup, pair } from '../helpers.js';
+import { cli } from './run.js';
+
+function stamp(i: number): string {
+  const s = 36000 + Math.floor(i / 2);
+  return `${String(Math.floor(s / 3600) % 24).padStart(2, '0')}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+}
+
+function buildLog(): string {
+  const parts: string[] = ['junk before the first entry', ''];
+  for (let i = 0; parts.join('\n').length < 700_000 && i < 100_000; i++) {
+    const t = stamp(i);
+    const id = ['aaaaaaaa', 'bbbbbbbb', 'NOT-HEX1'][i % 3];
+    const segment = i % 97 === 0 ? 'cpsess9999999999' : `cpsess${String(1000000000 + (i % 3))}`;
+    switch (i % 11) {
+      case 0:
+        parts.push(lookup(t, 'caldav_calendars', { id, segment }), lookup(t, 'calendars', { id, segment }));
+        break;
+      case 1:
+        parts.push(`[21-Nov-2026 ${t} +0100]: <${id}> DB Error: [1] no such table: caldav_calendars (SQL Query: SELECT *, calendar_id AS id`, '                FROM caldav_calendars', "                WHERE user_id='1'", `                ORDER BY name) in /usr/share/roundcube/program/lib/Roundcube/rcube_db.php on line 578 (POST /${segment}/3rdparty/roundcube/index.php?_task=mail&_action=refresh)`);
+        break;
+      case 2:
+        parts.push(imap(t, { id }) + '\r');
+        break;
+      case 3:
+        parts.push(`[21-Nov-2026 ${t} +0100]: <${id}> PHP Error: ${'long '.repeat(i % 5 === 0 ? 4000 : 10)} in x on line 1 (GET /${segment}/x)`);
+        break;
+      case 4:
+        parts.push(lookup(t, 'calendars', { id }));
+        break;
+      case 5:
+        parts.push('[31-Apr-2026 10:00:00 +0100]: bad day', '#0 {main}');
+        break;
+      case 6:
+        parts.push(imap(stamp(i - 40), { id }));
+        break;
+      default:
+        parts.push(...pair(t, { id, segment }));
+    }
+  }
+  return parts.join('\n') + '\nno newline at the end';
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'webmail-log-jobs-'));
+const text = buildLog();
+writeFileSync(join(dir, 'big.log'), text);
+
+describe('--jobs', () => {
+  it('gives byte-identical JSON for 1 to 4 threads, and for stdin', async () => {
+    const outputs: string[] = [];
+    for (const jobs of ['1', '2', '3', '4']) {
+      const ran = await cli(['analyse', '--format', 'json', '--jobs', jobs, 'big.log'], { cwd: dir });
+      expect(ran.stderr).toBe('');
+      expect(ran.status).toBe(1);
+      outputs.push(ran.stdout);
+    }
+    for (const out of outputs.slice(1)) expect(out).toBe(outputs[0]);
+    const piped = await cli(['analyse', '--format', 'json', '-'], { cwd: dir, stdin: readFileSync(join(dir, 'big.log')) });
+    expect(piped.stdout.replaceAll('"file": "-"', '"file": "big.log"')).toBe(outputs[0]);
+  });
+
+  it('agrees with the pipeline read in one piece', async () => {
+    const ran = await cli(['analyse', '--format', 'json', '--jobs', '3', 'big.log'], { cwd: dir });
+    const doc = JSON.parse(ran.stdout);
+    const direct = check(text);
+    expect(doc.summary.lines).toBe(direct.summary.lines);
+    expect(doc.summary.entries).toBe(direct.summary.entries);
+    expect(doc.violations.map((v: { rule: string; line: number }) => `${v.rule}@${v.line}`)).toEqual(direct.findings.map((f) => `${f.rule}@${f.line}`));
+    expect(doc.summary.lines).toBe(text.split('\n').length);
+  });
+
+  it('reads a rotation set with a large gzip member the same with any number of threads', async () => {
+    writeFileSync(join(dir, 'rot.log.1.gz'), gzipSync(text));
+    writeFileSync(join(dir, 'rot.log'), text);
+    const one = await cli(['analyse', '--format', 'json', '--jobs', '1', 'rot.log', 'rot.log.1.gz'], { cwd: dir });
+    const two = await cli(['analyse', '--format', 'json', '--jobs', '2', 'rot.log', 'rot.log.1.gz'], { cwd: dir });
+    expect(two.stdout).toBe(one.stdout);
+    expect(JSON.parse(one.stdout).summary.files).toBe(2);
+  });
+
+  it('refuses a number of threads that is not a whole number from 1', async () => {
+    for (const bad of ['0', '-1', '1.5', 'all']) {
+      const ran = await cli(['analyse', '--jobs', bad, 'big.log'], { cwd: dir });
+      expect(ran.status, bad).toBe(2);
+      expect(ran.stderr).toMatch(/--jobs/);
+    }
+  });
+});

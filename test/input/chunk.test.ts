@@ -1,0 +1,118 @@
+// Chunk boundaries: the rule both neighbours apply must cut only at entry starts and
+// tile the file, however the bytes fall.
+
+import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { entryStartFrom } from '../../src/input/chunk.js';
+import { chunkOwner, chunkSize } from '../../src/input/parallel.js';
+import { RecordReader, RecordWriter } from '../../src/input/records.js';
+import { newEntry, readEntry, type Entry } from '../../src/parse/entry.js';
+import { Assembler } from '../../src/parse/assembler.js';
+import { imap, log, lookup, pair } from '../helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'webmail-log-chunk-'));
+
+function withFile<T>(text: string | Buffer, f: (fd: number, size: number) => T): T {
+  const path = join(dir, 'f.log');
+  writeFileSync(path, text);
+  const fd = openSync(path, 'r');
+  try {
+    return f(fd, Buffer.byteLength(text));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Line starts of the text that start an entry, by the SPEC's rule, the slow way. */
+function entryStarts(text: string): number[] {
+  const out: number[] = [];
+  let at = 0;
+  for (const line of text.split('\n')) {
+    if (/^\[\d\d-[A-Za-z]{3}-\d{4} \d\d:\d\d:\d\d [^ \]]+\]/.test(line)) out.push(Buffer.byteLength(text.slice(0, at)));
+    at += line.length + 1;
+  }
+  return out;
+}
+
+describe('entryStartFrom', () => {
+  const text = log('stray', pair('10:00:01'), `[21-Nov-2026 10:00:02 +0100]: <3fa9c2d1> DB Error: [1] x (SQL Query: SELECT`, '  FROM calendars) in f on line 1 (POST /x)', imap('10:00:03'));
+
+  it('finds the first entry start at or after any offset', () => {
+    const starts = entryStarts(text);
+    withFile(text, (fd, size) => {
+      for (let at = 0; at <= size; at++) {
+        const expected = at === 0 ? 0 : (starts.find((s) => s >= at) ?? size);
+        expect(entryStartFrom(fd, at, size), `at ${at}`).toBe(expected);
+      }
+    });
+  });
+
+  it('reads past lines longer than its probe, and a header split by the probe', () => {
+    const long = log(imap('10:00:01'), 'x'.repeat(200_000), 'y'.repeat(70_000) + ' [21-Nov-2026 10:00:02 +0100]: not a start', imap('10:00:03'));
+    const starts = entryStarts(long);
+    withFile(long, (fd, size) => {
+      for (const at of [1, 50, 1000, 65_535, 65_536, 131_000, 200_100, 270_000, starts[1] - 5, starts[1], starts[1] + 1]) {
+        expect(entryStartFrom(fd, at, size), `at ${at}`).toBe(starts.find((s) => s >= at) ?? size);
+      }
+    });
+  });
+
+  it('takes the size when no entry starts after the offset', () => {
+    withFile(log(imap('10:00:01'), 'tail without entries'), (fd, size) => {
+      expect(entryStartFrom(fd, 5, size)).toBe(size);
+    });
+  });
+});
+
+describe('chunk plan', () => {
+  it('gives this thread one chunk and each worker two in every round', () => {
+    expect(Array.from({ length: 7 }, (_, k) => chunkOwner(k, 1))).toEqual([-1, 0, 0, -1, 0, 0, -1]);
+    expect(Array.from({ length: 6 }, (_, k) => chunkOwner(k, 2))).toEqual([-1, 0, 0, 1, 1, -1]);
+  });
+
+  it('keeps chunks between 64 KiB and 8 MiB', () => {
+    expect(chunkSize(1000, 2)).toBe(1 << 16);
+    expect(chunkSize(100 << 20, 2)).toBe(8 << 20);
+    expect(chunkSize(16 << 20, 2)).toBe(2 << 20);
+  });
+});
+
+describe('records', () => {
+  it('carry every field an entry has across threads', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 30 }), (picks) => {
+        const lines = picks.map((p, i) => {
+          const t = `10:00:${String(i).padStart(2, '0')}`;
+          return [
+            lookup(t, 'calendars'),
+            lookup(t, 'caldav_calendars', { id: null, segment: null }),
+            imap(t, { id: 'XY<>' }),
+            '[21-Nov-2026 10:00:00 Mars/Base] PHP Warning:  x',
+            `[21-Nov-2026 ${t} -0000]: DB Error: broken`,
+            'stray',
+          ][p];
+        });
+        const text = Buffer.from(log(...lines));
+        const direct: Entry[] = [];
+        const writer = new RecordWriter();
+        const asm = new Assembler({
+          entry: (b, s, e, c, f, l) => {
+            const entry = readEntry(b, s, e, c, f, 0, l);
+            direct.push({ ...entry });
+            writer.entry(entry);
+          },
+          orphanRun: (l) => writer.orphanRun(l),
+        });
+        asm.push(text);
+        const batch = writer.take(asm.endFile());
+        const read: Entry[] = [];
+        new RecordReader(newEntry()).read(batch, 0, 0, { entry: (e) => read.push({ ...e }), orphanRun: () => {} });
+        expect(read).toEqual(direct);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
