@@ -26,8 +26,8 @@ export class FileFeed implements ParsedFeed {
     readonly fileIndex: number,
   ) {
     this.assembler = new Assembler({
-      entry: (buf, start, end, close, firstLineEnd, line) =>
-        analyser.entry(readEntry(buf, start, end, close, firstLineEnd, fileIndex, line)),
+      entry: (buf, start, end, close, firstLineEnd, line, cut) =>
+        analyser.entry(readEntry(buf, start, end, close, firstLineEnd, fileIndex, line, cut)),
       orphanRun: (line) => analyser.orphanRun(fileIndex, line),
     });
   }

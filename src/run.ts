@@ -9,7 +9,7 @@ import type { Summary } from './analyse/analyser.js';
 import { compareFindings, type Finding } from './analyse/finding.js';
 import { severities as withDefaults, type RuleId, type Severities, type Severity } from './analyse/rules.js';
 import { OutputError, UsageError } from './errors.js';
-import { inputSize, readInputs } from './input/read.js';
+import { inputSize, isStreamPath, readInputs } from './input/read.js';
 import type { Io } from './io.js';
 import { StreamChecker } from './pipeline.js';
 import { renderGithub, renderStepSummary } from './report/github.js';
@@ -124,7 +124,7 @@ function finalReport(sink: Sink, s: Summary, findings: readonly Finding[], o: An
 
 export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
   checkOutputs(o.outputs);
-  const live = o.follow || (o.inputs.includes('-') && io.stdinIsLive);
+  const live = o.follow || (o.inputs.includes('-') && io.stdinIsLive) || o.inputs.some(isStreamPath);
   const sinks: Sink[] = [];
   try {
     for (const spec of o.outputs) sinks.push(openSink(spec, io, live));
@@ -156,6 +156,10 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
         jobs: o.jobs,
         parallelFrom: o.parallelFrom,
         onRead: progress ? (bytes) => progress.add(bytes) : undefined,
+        note: (text) => {
+          progress?.clear();
+          io.err(`webmail-log: note: ${text}\n`);
+        },
       });
     } finally {
       stopListening();

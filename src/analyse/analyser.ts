@@ -27,11 +27,18 @@ export interface Summary {
   refreshLookups: { local: number; remote: number };
   refreshPairs: number;
   violations: { error: number; warning: number };
+  /** Entries longer than the parser keeps (1 MiB): their middle was not read. */
+  truncatedEntries: number;
+  /** Where the first of them are. */
+  truncatedAt: { file: string; line: number }[];
   requestIds: RequestIdRow[];
   signatures: Signature[];
   /** Earliest and latest entry of the stream, or null when it had none. */
   span: { first: string; last: string } | null;
 }
+
+/** Places of cut entries kept for the report. */
+const TRUNCATED_LISTED = 10;
 
 /** A duration for a message: `17 s`, `59 min 40 s`, `3 h 2 min`. */
 export function duration(seconds: number): string {
@@ -51,6 +58,8 @@ export class Analyser {
   private local = 0;
   private remote = 0;
   private refreshPairs = 0;
+  private truncatedEntries = 0;
+  private readonly truncatedAt: { file: string; line: number }[] = [];
   private readonly violations = { error: 0, warning: 0 };
   private readonly ids = new Map<string, IdState>();
   private readonly signatures = new SignatureCounter();
@@ -98,6 +107,10 @@ export class Analyser {
 
   /** The next entry of the stream. It is not kept: the caller may reuse it. */
   entry(e: Entry): void {
+    if (e.cut) {
+      this.truncatedEntries++;
+      if (this.truncatedAt.length < TRUNCATED_LISTED) this.truncatedAt.push({ file: this.files[e.fileIndex], line: e.line });
+    }
     if (e.problem !== null) {
       this.malformedEntries++;
       this.report('malformed', e.fileIndex, e.line, e.requestId, e.problem);
@@ -175,6 +188,8 @@ export class Analyser {
       refreshLookups: { local: this.local, remote: this.remote },
       refreshPairs: this.refreshPairs,
       violations: { ...this.violations },
+      truncatedEntries: this.truncatedEntries,
+      truncatedAt: this.truncatedAt,
       requestIds,
       signatures: this.signatures.rows(),
       span: this.first && this.last ? { first: this.first.iso(), last: this.last.iso() } : null,

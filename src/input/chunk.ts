@@ -71,7 +71,7 @@ export class ChunkParser {
 
   constructor(private readonly writer: RecordWriter) {
     this.assembler = new Assembler({
-      entry: (buf, s, e, close, firstLineEnd, line) => writer.entry(readEntry(buf, s, e, close, firstLineEnd, 0, line)),
+      entry: (buf, s, e, close, firstLineEnd, line, cut) => writer.entry(readEntry(buf, s, e, close, firstLineEnd, 0, line, cut)),
       orphanRun: (line) => writer.orphanRun(line),
     });
   }

@@ -7,7 +7,9 @@ import type { FileFeed, StreamChecker } from '../pipeline.js';
 import { followFile } from './follow.js';
 import { chunkSize, readInParallel } from './parallel.js';
 import { readingOrder } from './order.js';
-import { closeInputs, inputBytes, openInputs, reason, type Input } from './source.js';
+import { closeInputs, inputBytes, isStreamPath, looksBinary, openInputs, reason, type Input } from './source.js';
+
+export { isStreamPath };
 
 export interface ReadOptions {
   /** Follow the named files like `tail -F` instead of reading them to their end. */
@@ -26,11 +28,17 @@ export interface ReadOptions {
   parallelFrom: number;
   /** Hears of bytes as they are read (for a progress bar). */
   onRead?: (bytes: number) => void;
+  /** Takes a remark about an input that is no error (a binary-looking file). */
+  note?: (text: string) => void;
+}
+
+function binaryNote(name: string, opts: ReadOptions): void {
+  opts.note?.(`${name} looks like a binary file (it holds NUL bytes); reading it as a log all the same`);
 }
 
 /** A plain regular file large enough to be cut into chunks for several threads. */
 function parallelSize(input: Input, opts: ReadOptions): number | null {
-  if (input.fd === null || opts.jobs < 2) return null;
+  if (input.fd === null || input.live || opts.jobs < 2) return null;
   const st = fstatSync(input.fd);
   if (!st.isFile() || st.size < opts.parallelFrom || st.size <= chunkSize(st.size, opts.jobs)) return null;
   const magic = Buffer.alloc(2);
@@ -50,8 +58,11 @@ function checkFollowable(name: string): void {
 
 async function readToEnd(input: Input, feed: FileFeed, opts: ReadOptions, live: boolean): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
+  let first = true;
   try {
     for await (const chunk of inputBytes(input, opts.signal, opts.onRead)) {
+      if (first && looksBinary(chunk)) binaryNote(input.name, opts);
+      first = false;
       feed.push(chunk);
       if (live) {
         clearTimeout(timer);
@@ -119,10 +130,12 @@ export async function readInputs(names: readonly string[], checker: StreamChecke
       if (opts.signal.aborted) break;
       const size = parallelSize(input, opts);
       if (size !== null) {
+        const head = Buffer.alloc(4096);
+        if (looksBinary(head.subarray(0, readSync(input.fd as number, head, 0, head.length, 0)))) binaryNote(input.name, opts);
         await readInParallel(input.name, input.fd as number, size, opts.jobs, checker.addFile(input.name), opts.signal, opts.onRead);
         continue;
       }
-      const live = input.name === '-' && opts.stdinLive;
+      const live = input.live || (input.name === '-' && opts.stdinLive);
       await readToEnd(input, checker.addFile(input.name), opts, live);
     }
     return null;

@@ -13,6 +13,7 @@ const F_ID = 16;
 const F_SEGMENT = 32;
 const F_DB = 64;
 const F_ORPHAN = 128;
+const F_CUT = 256;
 
 /** One chunk's records, as posted by a worker. */
 export interface RecordBatch {
@@ -75,7 +76,7 @@ export class RecordWriter {
   entry(e: Entry): void {
     if (this.count === this.instants.length) this.grow();
     const at = this.count * INTS;
-    let flags = (e.negative ? F_NEGATIVE : 0) | (e.side << F_SIDE_SHIFT);
+    let flags = (e.negative ? F_NEGATIVE : 0) | (e.side << F_SIDE_SHIFT) | (e.cut ? F_CUT : 0);
     this.instants[this.count] = e.instant;
     this.ints[at] = e.line;
     this.ints[at + 1] = e.offset;
@@ -168,6 +169,7 @@ export class RecordReader {
       e.instant = instants[r];
       e.offset = ints[at + 1];
       e.negative = (flags & F_NEGATIVE) !== 0;
+      e.cut = (flags & F_CUT) !== 0;
       e.side = ((flags >> F_SIDE_SHIFT) & 3) as Side;
       e.requestId = flags & F_ID ? this.strings[ints[at + 3]] : null;
       e.segment = flags & F_SEGMENT ? this.strings[ints[at + 4]] : null;

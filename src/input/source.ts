@@ -1,7 +1,7 @@
 // Where bytes come from: a file or stdin, gzip recognised by its content (the magic
 // bytes 1f 8b), never by its name.
 
-import { createReadStream, openSync, fstatSync, closeSync } from 'node:fs';
+import { createReadStream, openSync, fstatSync, closeSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { InputError } from '../errors.js';
@@ -12,8 +12,21 @@ const CHUNK = 1 << 20;
 export interface Input {
   /** The name as given: a path, or `-` for stdin. */
   name: string;
-  /** An open file descriptor, or null for stdin. */
+  /** An open file descriptor, or null for stdin and for pipes (opened when read). */
   fd: number | null;
+  /** A named pipe or another stream that may never end (`<(tail -f errors.log)`). */
+  live: boolean;
+}
+
+/** A path that is a pipe, a socket or a device: read as a stream, never opened ahead. */
+export function isStreamPath(name: string): boolean {
+  if (name === '-') return false;
+  try {
+    const st = statSync(name);
+    return st.isFIFO() || st.isSocket() || st.isCharacterDevice();
+  } catch {
+    return false;
+  }
 }
 
 /** Why a file could not be opened or read, in a few words. */
@@ -45,7 +58,12 @@ export function openInputs(names: readonly string[]): Input[] {
   try {
     for (const name of names) {
       if (name === '-') {
-        inputs.push({ name, fd: null });
+        inputs.push({ name, fd: null, live: false });
+        continue;
+      }
+      // Opening a named pipe waits for its writer: open it when it is read, not here.
+      if (isStreamPath(name)) {
+        inputs.push({ name, fd: null, live: true });
         continue;
       }
       let fd: number;
@@ -54,7 +72,7 @@ export function openInputs(names: readonly string[]): Input[] {
       } catch (err) {
         throw new InputError(`cannot read ${name}: ${reason(err)}`);
       }
-      inputs.push({ name, fd });
+      inputs.push({ name, fd, live: false });
       if (fstatSync(fd).isDirectory()) throw new InputError(`cannot read ${name}: is a directory`);
     }
   } catch (err) {
@@ -77,7 +95,13 @@ export function closeInputs(inputs: readonly Input[]): void {
   }
 }
 
+/** Text logs hold no NUL bytes; a block that does is most likely from a binary file. */
+export function looksBinary(block: Buffer): boolean {
+  return block.subarray(0, 4096).includes(0);
+}
+
 function rawStream(input: Input): Readable {
+  if (input.live) return createReadStream(input.name, { highWaterMark: CHUNK });
   if (input.fd === null) {
     // stdin redirected from a file reads like a file, in large blocks; a pipe or a
     // terminal goes through Node's own stream.

@@ -3,6 +3,11 @@
 // Lines and entries are byte ranges of one growing buffer, so a line is never copied
 // into a string of its own; an entry is handed on once the next one starts (or the file
 // ends), and only for the duration of that call.
+//
+// Memory is capped: an entry, or a line still being written, longer than ENTRY_CAP keeps
+// its first and last ENTRY_CAP / 2 bytes. Every line is still counted, the head (header,
+// request id, DB code and message) and the tail (the request) are still read, and the
+// entry is marked as cut.
 
 import { entryStartClose } from './header.js';
 
@@ -11,13 +16,17 @@ export interface AssemblySink {
    * An entry: bytes [start, end) of buf, without its final line break. `close` is its
    * header's `]`, `firstLineEnd` the end of its first line. buf is reused after the call.
    */
-  entry(buf: Buffer, start: number, end: number, close: number, firstLineEnd: number, line: number): void;
+  entry(buf: Buffer, start: number, end: number, close: number, firstLineEnd: number, line: number, cut: boolean): void;
   /** A run of non-blank lines before the first entry of a file, at its first line. */
   orphanRun(line: number): void;
 }
 
 const LF = 0x0a;
 const CR = 0x0d;
+
+/** Most bytes kept of one entry (1 MiB): its first and last half. */
+export const ENTRY_CAP = 1 << 20;
+const HALF = ENTRY_CAP / 2;
 
 function isBlank(buf: Buffer, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
@@ -39,6 +48,9 @@ export class Assembler {
   private openClose = 0;
   private openFirstEnd = 0;
   private openLine = 0;
+  /** Bytes were cut out of the open entry, or out of the line still being written. */
+  private openCut = false;
+  private lineCut = false;
   /** Inside a run of non-blank lines before the file's first entry. */
   private inOrphanRun = false;
   /** An entry has started in this file, or reading began mid-file: no more orphan lines. */
@@ -65,8 +77,9 @@ export class Assembler {
   flushOpen(): void {
     if (this.open < 0 || this.scan <= this.open) return;
     const view = this.buf.subarray(0, this.len);
-    this.sink.entry(view, this.open, this.scan - 1, this.openClose, this.openFirstEnd, this.openLine);
+    this.sink.entry(view, this.open, this.scan - 1, this.openClose, this.openFirstEnd, this.openLine, this.openCut);
     this.open = -1;
+    this.openCut = false;
   }
 
   /** Feeds the next bytes of the current file. */
@@ -84,6 +97,33 @@ export class Assembler {
       pos = nl + 1;
     }
     this.scan = pos;
+    this.cap();
+  }
+
+  /** Cuts the middle out of an open entry or a half-read line that has grown past the cap. */
+  private cap(): void {
+    if (this.open >= 0 && this.scan - this.open > ENTRY_CAP) {
+      this.cutOut(this.open + HALF, this.scan - HALF);
+      this.openCut = true;
+    }
+    if (this.len - this.scan > ENTRY_CAP) {
+      this.cutOut(this.scan + HALF, this.len - HALF);
+      this.lineCut = true;
+    }
+  }
+
+  /** Removes bytes [from, to) of the buffer; no line start lies inside them. */
+  private cutOut(from: number, to: number): void {
+    const n = to - from;
+    this.buf.copyWithin(from, to, this.len);
+    this.len -= n;
+    if (this.scan >= to) this.scan -= n;
+    // A first line (or a zone token) reaching into the cut ends where the cut begins: such
+    // a header is never valid, and the entry is malformed either way.
+    if (this.openFirstEnd >= to) this.openFirstEnd -= n;
+    else if (this.openFirstEnd > from) this.openFirstEnd = from;
+    if (this.openClose >= to) this.openClose -= n;
+    else if (this.openClose >= from) this.openClose = from - 1;
   }
 
   /** Ends the current file: hands on its last entry. Returns the count of lines read. */
@@ -97,13 +137,15 @@ export class Assembler {
     }
     if (this.open >= 0) {
       const end = this.len > this.open && view[this.len - 1] === LF ? this.len - 1 : this.len;
-      this.sink.entry(view, this.open, end, this.openClose, this.openFirstEnd, this.openLine);
+      this.sink.entry(view, this.open, end, this.openClose, this.openFirstEnd, this.openLine, this.openCut);
     }
     const lines = this.lines;
     this.len = 0;
     this.scan = 0;
     this.lines = 0;
     this.open = -1;
+    this.openCut = false;
+    this.lineCut = false;
     this.inOrphanRun = false;
     this.seenEntry = false;
     this.lineBase = 0;
@@ -112,13 +154,18 @@ export class Assembler {
 
   private line(view: Buffer, start: number, end: number): void {
     const close = entryStartClose(view, start, end);
+    const lineCut = this.lineCut;
+    this.lineCut = false;
     if (close >= 0) {
-      if (this.open >= 0) this.sink.entry(view, this.open, start - 1, this.openClose, this.openFirstEnd, this.openLine);
+      if (this.open >= 0) this.sink.entry(view, this.open, start - 1, this.openClose, this.openFirstEnd, this.openLine, this.openCut);
       this.open = start;
       this.openClose = close;
       this.openFirstEnd = end;
       this.openLine = this.lineBase + this.lines;
+      this.openCut = lineCut;
       this.seenEntry = true;
+    } else if (this.open >= 0) {
+      this.openCut ||= lineCut;
     } else if (!this.seenEntry) {
       if (isBlank(view, start, end)) {
         this.inOrphanRun = false;

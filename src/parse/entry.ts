@@ -36,10 +36,12 @@ export interface Entry {
   segment: string | null;
   /** Local or remote for a refresh lookup, else None. */
   side: Side;
+  /** Longer than the assembler keeps: its middle was cut out. */
+  cut: boolean;
 }
 
 export function newEntry(): Entry {
-  return { fileIndex: 0, line: 0, instant: 0, offset: 0, negative: false, problem: null, requestId: null, kind: 'text', signature: null, segment: null, side: Side.None };
+  return { fileIndex: 0, line: 0, instant: 0, offset: 0, negative: false, problem: null, requestId: null, kind: 'text', signature: null, segment: null, side: Side.None, cut: false };
 }
 
 const DB_SHAPE = 'DB Error without the shape "[code] message (SQL Query: query) in file on line N (METHOD path)"';
@@ -90,8 +92,9 @@ const shared = newEntry();
 
 /**
  * Reads the entry held in bytes [start, end) of buf; `close` is its header's `]` and
- * `firstLineEnd` the end of its first line (without CR). Fills and returns `into`, which
- * is valid until the next call unless one is given.
+ * `firstLineEnd` the end of its first line (without CR); `cut` says the assembler kept
+ * only its head and tail. Fills and returns `into`, which is valid until the next call
+ * unless one is given.
  */
 export function readEntry(
   buf: Buffer,
@@ -101,11 +104,13 @@ export function readEntry(
   firstLineEnd: number,
   fileIndex: number,
   line: number,
+  cut = false,
   into: Entry = shared,
 ): Entry {
   const e = into;
   e.fileIndex = fileIndex;
   e.line = line;
+  e.cut = cut;
   e.problem = readStamp(buf, start, close, e) ? null : `invalid header: ${stampProblem(buf, start, close)}`;
   e.requestId = null;
   e.kind = 'text';

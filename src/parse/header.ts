@@ -154,5 +154,7 @@ export function stampProblem(buf: Buffer, start: number, close: number): string 
   if (num2(buf, b + 13) > 23 || num2(buf, b + 16) > 59 || num2(buf, b + 19) > 59) {
     return `no time ${buf.toString('latin1', b + 13, b + 21)}`;
   }
-  return `unknown zone "${buf.toString('utf8', b + ZONE_AT, close)}"`;
+  // A zone token can be as long as the line: show its start.
+  const zone = buf.toString('utf8', b + ZONE_AT, Math.min(close, b + ZONE_AT + 64));
+  return `unknown zone "${zone}${close - (b + ZONE_AT) > 64 ? '…' : ''}"`;
 }

@@ -15,16 +15,22 @@ const CLOSERS: Record<string, string> = { '`': '`', '"': '"', '[': ']' };
 /**
  * The last part of a possibly quoted, possibly schema-qualified table name at `at`
  * (`main."rc_calendars"` → `rc_calendars`), or null when no name stands there.
+ * `unclosed` collects the quote characters with no closer left in the text: searching
+ * for them again could only fail, and would make many `FROM "` quadratic.
  */
-export function tableNameAt(text: string, at: number): string | null {
+export function tableNameAt(text: string, at: number, unclosed: Set<string> = new Set()): string | null {
   let i = at;
   let last: string | null = null;
   for (;;) {
     const closer = CLOSERS[text[i]];
     let part: string;
     if (closer !== undefined) {
+      if (unclosed.has(closer)) return last;
       const end = text.indexOf(closer, i + 1);
-      if (end < 0) return last;
+      if (end < 0) {
+        unclosed.add(closer);
+        return last;
+      }
       part = text.slice(i + 1, end);
       i = end + 1;
     } else {
@@ -44,8 +50,9 @@ const FROM = /\bfrom\s+/gi;
 /** The table of the query's first `FROM <name>` (keywords in any case), or null. */
 export function tableAfterFrom(query: string): string | null {
   FROM.lastIndex = 0;
+  const unclosed = new Set<string>();
   for (let m = FROM.exec(query); m !== null; m = FROM.exec(query)) {
-    const name = tableNameAt(query, FROM.lastIndex);
+    const name = tableNameAt(query, FROM.lastIndex, unclosed);
     if (name !== null) return name;
   }
   return null;

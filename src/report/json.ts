@@ -21,6 +21,7 @@ export function summaryDocument(s: Summary) {
       refreshLookups: { local: s.refreshLookups.local, remote: s.refreshLookups.remote },
       refreshPairs: s.refreshPairs,
       violations: { error: s.violations.error, warning: s.violations.warning },
+      truncatedEntries: s.truncatedEntries,
     },
     requestIds: s.requestIds,
     signatures: s.signatures,

@@ -60,6 +60,11 @@ function overview(s: Summary, c: ChalkInstance): string[] {
     `${plural(s.refreshPairs, 'pair')} from ${n(s.refreshLookups.local)} local and ${n(s.refreshLookups.remote)} remote-sync lookups`,
   ]);
   if (s.span !== null) rows.push(['time span', `${s.span.first} to ${s.span.last}`]);
+  if (s.truncatedEntries > 0) {
+    const where = s.truncatedAt.map((t) => `${safe(t.file)}:${t.line}`).join(', ');
+    const more = s.truncatedEntries > s.truncatedAt.length ? ', …' : '';
+    rows.push(['long entries', `${n(s.truncatedEntries)} over 1 MiB, read by their first and last 512 KiB: ${where}${more}`]);
+  }
   rows.push(['violations', violationCounts(s, c)]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return [c.bold('Overview'), ...rows.map(([k, v]) => `  ${c.dim(k.padEnd(width))}  ${v}`)];

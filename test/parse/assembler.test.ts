@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Assembler } from '../../src/parse/assembler.js';
+import { Assembler, ENTRY_CAP } from '../../src/parse/assembler.js';
 
 interface Seen {
   entries: { line: number; text: string; firstLine: string }[];
@@ -97,10 +97,10 @@ describe('assembler', () => {
     expect(seen).toEqual([1, -1, 2]);
   });
 
-  it('holds an entry longer than its buffer', () => {
-    const long = `${H1} ${'x'.repeat(3 << 20)}`;
+  it('holds an entry longer than its first buffer, up to the cap', () => {
+    const long = `${H1} ${'x'.repeat(900_000)} end`;
     const seen = assemble(`${long}\n${H2}\n`, 1 << 16);
-    expect(seen.entries[0].text.length).toBe(long.length);
+    expect(seen.entries[0].text).toBe(long);
     expect(seen.entries[1].text).toBe(H2);
   });
 });
@@ -136,5 +136,67 @@ describe('assembler on a live stream', () => {
     a.push(Buffer.from(`  ORDER BY name) in f on line 1 (POST /x)\n${H2}\n`));
     expect(a.endFile()).toBe(2);
     expect(seen).toEqual(['entry 102']);
+  });
+});
+
+describe('assembler memory cap', () => {
+  function run(parts: Iterable<Buffer>) {
+    const seen: { line: number; length: number; cut: boolean; head: string; tail: string }[] = [];
+    const a = new Assembler({
+      entry: (b, s, e, _c, _f, line, cut) => seen.push({ line, length: e - s, cut, head: b.toString('latin1', s, s + 60), tail: b.toString('latin1', e - 60, e) }),
+      orphanRun: () => {},
+    });
+    let peak = 0;
+    for (const part of parts) {
+      a.push(part);
+      peak = Math.max(peak, (a as unknown as { buf: Buffer }).buf.length);
+    }
+    return { seen, lines: a.endFile(), peak };
+  }
+
+  it('keeps the head and tail of a 100 MB one-line entry, in a few MiB', () => {
+    const head = Buffer.from('[21-Nov-2026 10:00:00 +0100]: <3fa9c2d1> DB Error: [1] no such table: calendars (SQL Query: SELECT ');
+    const tail = Buffer.from(") in f on line 1 (POST /cpsess0123456789/x/index.php?_task=mail&_action=refresh)\n");
+    const block = Buffer.alloc(1 << 20, 'x');
+    const parts = function* () {
+      yield head;
+      for (let i = 0; i < 100; i++) yield block;
+      yield tail;
+      yield Buffer.from(`${H2}\n`);
+    };
+    const { seen, lines, peak } = run(parts());
+    expect(lines).toBe(2);
+    expect(seen).toHaveLength(2);
+    expect(seen[0].cut).toBe(true);
+    expect(seen[0].length).toBeLessThanOrEqual(ENTRY_CAP + 1);
+    expect(seen[0].head.startsWith('[21-Nov-2026 10:00:00 +0100]: <3fa9c2d1> DB Error')).toBe(true);
+    expect(seen[0].tail.endsWith('_action=refresh)')).toBe(true);
+    expect(seen[1]).toMatchObject({ line: 2, cut: false });
+    expect(peak).toBeLessThanOrEqual(8 << 20);
+  });
+
+  it('counts every line of an endless run of continuation lines, in a few MiB', () => {
+    const line = Buffer.from('  continuation of a query that never ends\n');
+    const many = Buffer.concat(Array.from({ length: 25_000 }, () => line));
+    const parts = function* () {
+      yield Buffer.from(`${H1}\n`);
+      for (let i = 0; i < 100; i++) yield many;
+      yield Buffer.from(`${H2}\n`);
+    };
+    const { seen, lines, peak } = run(parts());
+    expect(lines).toBe(1 + 2_500_000 + 1);
+    expect(seen.map((s) => [s.line, s.cut])).toEqual([
+      [1, true],
+      [2_500_002, false],
+    ]);
+    expect(peak).toBeLessThanOrEqual(8 << 20);
+  });
+
+  it('does not mistake the kept tail of a long line for an entry start', () => {
+    const long = Buffer.concat([Buffer.from('  '), Buffer.alloc(ENTRY_CAP, 'y'), Buffer.from(`${H2} not a start\n`)]);
+    const { seen, lines } = run([Buffer.from(`${H1}\n`), long]);
+    expect(lines).toBe(2);
+    expect(seen).toHaveLength(1);
+    expect(seen[0].cut).toBe(true);
   });
 });
