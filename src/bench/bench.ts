@@ -12,6 +12,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateLog, type GroundTruth } from './generate.js';
+import { hostileBench } from './hostile.js';
 
 /** Bump when the generator's output changes, so cached logs are made anew. */
 const GENERATOR_VERSION = 1;
@@ -170,4 +171,6 @@ if (s) {
     process.stdout.write(`  peak RSS within 20 % from ${smallest} MB to ${largest} MB: ${(growth * 100).toFixed(0)} %, ${verdict(growth <= 0.2)}\n`);
   }
 }
+process.stdout.write('\n');
+if (!hostileBench((t) => process.stdout.write(t))) failed = true;
 process.exitCode = failed ? 1 : 0;

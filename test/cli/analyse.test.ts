@@ -220,3 +220,35 @@ describe('JSON report', () => {
     expect(ran.stdout).not.toMatch(/\x1b/);
   });
 });
+
+describe('awkward inputs', () => {
+  it('reads a named pipe as a live stream, opened only when read', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { createWriteStream } = await import('node:fs');
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const ran = cli(['analyse', '--format', 'json', fifo]);
+    const writer = createWriteStream(fifo);
+    writer.end(ERRS);
+    const { status, stdout, stderr } = await ran;
+    expect(stderr).toBe('');
+    expect(JSON.parse(stdout).violations[0]).toMatchObject({ rule: 'pair-order', file: fifo, line: 2 });
+    expect(status).toBe(1);
+  });
+
+  it('notes a binary file on stderr and still accounts for every line', async () => {
+    const bin = file('program.bin', Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0]), Buffer.from('\nsome\ntext\n')]));
+    const ran = await cli(['analyse', '--format', 'json', bin]);
+    expect(ran.stderr).toBe(`webmail-log: note: ${bin} looks like a binary file (it holds NUL bytes); reading it as a log all the same\n`);
+    expect(JSON.parse(ran.stdout).summary).toMatchObject({ lines: 3, entries: 0, violations: { error: 1, warning: 0 } });
+    expect(ran.status).toBe(1);
+  });
+
+  it('takes a file of one blank line and an empty file as clean', async () => {
+    for (const [name, text, lines] of [['blank.log', '\n', 1], ['empty.log', '', 0]] as const) {
+      const ran = await cli(['analyse', '--format', 'json', file(name, text)]);
+      expect(ran.status).toBe(0);
+      expect(JSON.parse(ran.stdout).summary).toMatchObject({ lines, entries: 0, violations: { error: 0, warning: 0 } });
+    }
+  });
+});

@@ -21,6 +21,14 @@ describe('table names', () => {
     expect(tableAfterFrom('')).toBeNull();
   });
 
+  it('does not look again for a quote that has no closer (many `FROM [` stay linear)', () => {
+    const unclosed = new Set<string>();
+    expect(tableNameAt('[calendars', 0, unclosed)).toBeNull();
+    expect([...unclosed]).toEqual([']']);
+    expect(tableNameAt('[calendars]', 0, unclosed)).toBeNull();
+    expect(tableAfterFrom('FROM ['.repeat(50_000) + ' FROM calendars')).toBe('calendars');
+  });
+
   it('sorts names into remote, local or neither; names are case-sensitive', () => {
     expect(sideOfTable('calendars')).toBe(Side.Local);
     expect(sideOfTable('rc_calendars')).toBe(Side.Local);
