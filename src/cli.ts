@@ -10,6 +10,8 @@ import { InputError, OutputError, UsageError } from './errors.js';
 import { processIo, type Io } from './io.js';
 import { analyse, EXIT_OK, EXIT_TROUBLE, FORMATS, parseOutputSpec } from './run.js';
 import { VERSION } from './version.js';
+import { explain, topicList } from './explain.js';
+import { parseWhen } from './analyse/selection.js';
 
 export { processIo, type Io };
 
@@ -31,6 +33,11 @@ interface AnalyseFlags {
   fromStart?: boolean;
   flushAfter: number;
   jobs?: number;
+  since?: number;
+  until?: number;
+  requestId: string[];
+  segment: string[];
+  gap: number;
 }
 
 /** Below this (measured on 2 cores), threads cost more to start than they save; an explicit --jobs lifts it. */
@@ -48,6 +55,18 @@ function parseCount(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number, 0 or more.');
   return n;
+}
+
+function parseWhenFlag(value: string): number {
+  const when = parseWhen(value, Date.now() / 1000);
+  if (when === null) throw new InvalidArgumentError('expected a time like 2026-11-21T10:00:00+01:00 or 2026-11-21, or an age like 30m, 2h, 3d.');
+  return when;
+}
+
+function parseMinutes(value: string): number {
+  const minutes = Number(value);
+  if (value.trim() === '' || !Number.isFinite(minutes) || minutes <= 0) throw new InvalidArgumentError('expected a number of minutes above 0.');
+  return minutes;
 }
 
 function parsePositive(value: string): number {
@@ -101,6 +120,7 @@ Examples:
   webmail-log analyse -f --format ndjson errors.log | jq -c 'select(.type == "violation")'
   webmail-log analyse --format github --format sarif=webmail-log.sarif errors.log   (CI)
   webmail-log analyse --quiet --max-warnings 10 errors.log
+  webmail-log analyse --since 2h --request-id 3fa9c2d1 errors.log   (one session, the last two hours)
 
 Exit status: 0 no error-level violation, 1 at least one (with --strict, warnings too),
 2 the check could not be done (bad arguments, an unreadable input). A live run stopped
@@ -111,6 +131,7 @@ Examples:
   webmail-log analyse errors.log
   webmail-log analyse --format json errors.log.1 errors.log
   tail -f errors.log | webmail-log analyse -
+  webmail-log explain calendar-tables-missing
   webmail-log rules`;
 
 function rulesText(): string {
@@ -155,6 +176,11 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .option('-f, --follow', 'follow the files as they grow, like tail -F (stop with Ctrl-C)')
     .option('--from-start', 'with --follow: read what the files hold first, instead of starting at their end')
     .option('--flush-after <ms>', 'on a live input, take an entry as complete after this much quiet', parseMilliseconds, DEFAULT_FLUSH_AFTER_MS)
+    .option('--since <when>', 'report only from this time: ISO 8601 (2026-11-21T10:00+01:00) or an age (30m, 2h, 3d)', parseWhenFlag)
+    .option('--until <when>', 'report only up to this time, written like --since', parseWhenFlag)
+    .option('--request-id <id>', 'report only this request id (repeatable)', collect, [])
+    .option('--segment <segment>', 'report only this session segment, cpsess… (repeatable)', collect, [])
+    .option('--gap <minutes>', 'note refresh gaps longer than this (default 5)', parseMinutes, 5)
     .option('-j, --jobs <n>', `threads that parse a large file (default: the cores, ${availableParallelism()} here)`, parsePositive)
     .option('--color', 'colour the text report even when not on a terminal')
     .option('--no-color', 'never colour the text report')
@@ -191,12 +217,34 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
           fromStart: flags.fromStart === true,
           flushAfterMs: flags.flushAfter,
           pollMs: options.pollMs,
+          selection: {
+            since: flags.since ?? null,
+            until: flags.until ?? null,
+            requestIds: flags.requestId.length > 0 ? new Set(flags.requestId) : null,
+            segments: flags.segment.length > 0 ? new Set(flags.segment) : null,
+          },
+          gapSeconds: flags.gap * 60,
           jobs: flags.jobs ?? availableParallelism(),
           parallelFrom: flags.jobs === undefined ? PARALLEL_FROM : 0,
         },
         io,
       );
       setStatus(status);
+    });
+
+  root
+    .command('explain')
+    .description('Explain a rule or a diagnosis: what it means, what to do, an example.')
+    .argument('[topic]', 'a rule id, a diagnosis id, or words from a log line ("database is locked")')
+    .addHelpText('after', '\nExamples:\n  webmail-log explain pair-order\n  webmail-log explain calendar-tables-missing\n  webmail-log explain "database is locked"\n  webmail-log explain            (lists the topics)')
+    .action((topic: string | undefined) => {
+      if (topic === undefined) {
+        io.out(topicList());
+        return;
+      }
+      const text = explain(topic);
+      if (text === null) throw new UsageError(`nothing known about "${topic}" (webmail-log explain lists the topics)`);
+      io.out(text);
     });
 
   root

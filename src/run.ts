@@ -5,6 +5,7 @@
 import { appendFileSync, closeSync, openSync, writeSync } from 'node:fs';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { AlphabetName } from './analyse/alphabet.js';
+import type { Selection } from './analyse/selection.js';
 import type { Summary } from './analyse/analyser.js';
 import { compareFindings, type Finding } from './analyse/finding.js';
 import { severities as withDefaults, type RuleId, type Severities, type Severity } from './analyse/rules.js';
@@ -74,6 +75,10 @@ export interface AnalyseOptions {
   flushAfterMs: number;
   /** How often followed files are polled (tests make it short). */
   pollMs?: number;
+  /** What to report and summarise (the rules see everything). */
+  selection?: Selection | null;
+  /** Refresh gaps longer than this are noted. */
+  gapSeconds?: number;
   /** Threads for parsing a large file, and the size from which a file gets them. */
   jobs: number;
   parallelFrom: number;
@@ -138,7 +143,10 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
       for (const k of streamed) k.write(k.spec.format === 'ndjson' ? ndjsonViolation(f) : findingLine(f, o.chalk));
     };
     const severities = withDefaults(o.rules);
-    const checker = new StreamChecker({ pairWindow: o.pairWindow, severities, requestIdAlphabet: o.requestIdAlphabet }, onFinding);
+    const checker = new StreamChecker(
+      { pairWindow: o.pairWindow, severities, requestIdAlphabet: o.requestIdAlphabet, selection: o.selection, gapSeconds: o.gapSeconds },
+      onFinding,
+    );
 
     const stop = new AbortController();
     const stopListening = io.onInterrupt(() => stop.abort());

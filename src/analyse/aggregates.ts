@@ -3,6 +3,7 @@
 
 import { isoAt } from '../parse/calendar.js';
 import type { DbSignature } from '../parse/entry.js';
+import type { Cadence } from './cadence.js';
 
 export interface RequestIdRow {
   id: string;
@@ -11,6 +12,7 @@ export interface RequestIdRow {
   refreshPairs: number;
   first: string;
   last: string;
+  refreshCadence: Cadence;
 }
 
 export interface Signature {
@@ -44,11 +46,16 @@ export interface IdState {
   id: string;
   /** Its pairing key, made once. */
   key: string;
+  /** Every segment it was seen with (the rules see every entry). */
   segments: string[];
+  /** What the report counts: selected entries only (all of them without filters). */
+  selectedSegments: string[];
   entries: number;
   refreshPairs: number;
-  first: Moment;
-  last: Moment;
+  first: Moment | null;
+  last: Moment | null;
+  /** Instants of its refreshes (pairs, and lone lookups), for its cadence. */
+  refreshes: number[];
 }
 
 export class SignatureCounter {

@@ -1,13 +1,20 @@
 // Consumes entries one at a time, applies the rules, and emits each finding as soon as it
 // is decided; at the end it gives the summary. Holds no list of entries or findings.
+//
+// With filters (a Selection), the rules still see every entry; what is counted and
+// reported is only what the filters select (a finding by the entry it is reported at).
 
 import type { Entry } from '../parse/entry.js';
 import { Side } from '../parse/table.js';
 import { Moment, SignatureCounter, type IdState, type RequestIdRow, type Signature } from './aggregates.js';
+import { ALPHABETS, type Alphabet, type AlphabetName } from './alphabet.js';
+import { cadence, type GapNote } from './cadence.js';
+import { DiagnosisCollector, type Diagnosis } from './diagnosis.js';
 import type { Finding } from './finding.js';
 import { Pairing, pairingKey, type Lookup } from './pairing.js';
 import type { RuleId, Severities } from './rules.js';
-import { ALPHABETS, type Alphabet, type AlphabetName } from './alphabet.js';
+import { isEmptySelection, selects, type Selection } from './selection.js';
+import { Timeline, type TimelineSeries } from './timeline.js';
 
 export interface AnalyseSettings {
   /** Pairing window W in seconds. */
@@ -15,6 +22,10 @@ export interface AnalyseSettings {
   severities: Severities;
   /** What `request-id-format` accepts (default: the SPEC's hex). */
   requestIdAlphabet?: AlphabetName;
+  /** What is reported and summarised (default: everything). */
+  selection?: Selection | null;
+  /** Refresh gaps longer than this are noted (default 5 minutes). */
+  gapSeconds?: number;
 }
 
 export interface Summary {
@@ -35,10 +46,17 @@ export interface Summary {
   signatures: Signature[];
   /** Earliest and latest entry of the stream, or null when it had none. */
   span: { first: string; last: string } | null;
+  timeline: TimelineSeries | null;
+  /** Refresh gaps longer than the gap setting: worth knowing, not rule violations. */
+  notes: GapNote[];
+  diagnosis: Diagnosis[];
+  /** The filters in force, or null. */
+  selection: Selection | null;
 }
 
 /** Places of cut entries kept for the report. */
 const TRUNCATED_LISTED = 10;
+const DEFAULT_GAP_SECONDS = 300;
 
 /** A duration for a message: `17 s`, `59 min 40 s`, `3 h 2 min`. */
 export function duration(seconds: number): string {
@@ -62,19 +80,26 @@ export class Analyser {
   private readonly truncatedAt: { file: string; line: number }[] = [];
   private readonly violations = { error: 0, warning: 0 };
   private readonly ids = new Map<string, IdState>();
+  /** Ids in the order of their first selected entry: the order of the report's rows. */
+  private readonly idOrder: IdState[] = [];
   private readonly signatures = new SignatureCounter();
   private readonly pairing: Pairing;
   private readonly alphabet: Alphabet;
+  private readonly selection: Selection | null;
+  private readonly timeline = new Timeline();
+  private readonly diagnosis = new DiagnosisCollector();
   /** The well-formed entry before the current one, for `chronological`. */
   private hasPrevious = false;
   private previousInstant = 0;
   private previousFileIndex = 0;
   private previousLine = 0;
-  /** Earliest and latest entry of the stream. */
+  /** Earliest and latest selected entry. */
   private first: Moment | null = null;
   private last: Moment | null = null;
+  /** Whether the entry being handled is selected. */
+  private current = true;
   /** Filled for each lookup and handed to the pairing, which copies what it keeps. */
-  private readonly scratch: Lookup = { key: '', side: Side.None, instant: 0, fileIndex: 0, line: 0, requestId: null };
+  private readonly scratch: Lookup = { key: '', side: Side.None, instant: 0, fileIndex: 0, line: 0, requestId: null, segment: null };
   /** The request id of the entry before, and its state: ids come in runs. */
   private lastId: string | null = null;
   private lastIdState: IdState | null = null;
@@ -84,6 +109,8 @@ export class Analyser {
     private readonly onFinding: (finding: Finding) => void,
   ) {
     this.alphabet = ALPHABETS[settings.requestIdAlphabet ?? 'hex'];
+    const selection = settings.selection ?? null;
+    this.selection = selection === null || isEmptySelection(selection) ? null : selection;
     this.pairing = new Pairing(settings.pairWindow, {
       incomplete: (p) => this.incomplete(p),
       pair: (p, l) => this.pair(p, l),
@@ -102,16 +129,19 @@ export class Analyser {
   }
 
   orphanRun(fileIndex: number, line: number): void {
-    this.report('malformed', fileIndex, line, null, 'text before the first entry of the file');
+    // Text before the first entry has no time, id or segment: any filter leaves it out.
+    if (this.selection === null) this.report('malformed', fileIndex, line, null, 'text before the first entry of the file');
   }
 
   /** The next entry of the stream. It is not kept: the caller may reuse it. */
   entry(e: Entry): void {
-    if (e.cut) {
+    const selected = (this.current = selects(this.selection, e.stamped ? e.instant : null, e.requestId, e.segment));
+    if (e.cut && selected) {
       this.truncatedEntries++;
       if (this.truncatedAt.length < TRUNCATED_LISTED) this.truncatedAt.push({ file: this.files[e.fileIndex], line: e.line });
     }
     if (e.problem !== null) {
+      if (!selected) return;
       this.malformedEntries++;
       this.report('malformed', e.fileIndex, e.line, e.requestId, e.problem);
       return;
@@ -132,27 +162,33 @@ export class Analyser {
     this.previousInstant = instant;
     this.previousFileIndex = e.fileIndex;
     this.previousLine = e.line;
-    if (this.first === null) {
-      this.first = new Moment(instant, e.offset, e.negative);
-      this.last = new Moment(instant, e.offset, e.negative);
-    } else if (instant < this.first.instant) {
-      this.first.set(instant, e.offset, e.negative);
-    } else if (instant > this.last!.instant) {
-      this.last!.set(instant, e.offset, e.negative);
-    }
 
-    if (e.signature !== null) {
-      this.dbErrors++;
-      this.signatures.addDb(e.signature);
-    } else {
-      this.otherEntries++;
-      this.signatures.addKind(e.kind);
+    if (selected) {
+      if (this.first === null) {
+        this.first = new Moment(instant, e.offset, e.negative);
+        this.last = new Moment(instant, e.offset, e.negative);
+      } else if (instant < this.first.instant) {
+        this.first.set(instant, e.offset, e.negative);
+      } else if (instant > this.last!.instant) {
+        this.last!.set(instant, e.offset, e.negative);
+      }
+      if (e.signature !== null) {
+        this.dbErrors++;
+        this.signatures.addDb(e.signature);
+      } else {
+        this.otherEntries++;
+        this.signatures.addKind(e.kind);
+      }
+      this.timeline.entry(instant, e.offset, e.negative, e.kind);
+      this.diagnosis.entry(e);
     }
-    const id = e.requestId !== null ? this.countId(e) : null;
+    const id = e.requestId !== null ? this.countId(e, selected) : null;
 
     if (e.side !== Side.None) {
-      if (e.side === Side.Local) this.local++;
-      else this.remote++;
+      if (selected) {
+        if (e.side === Side.Local) this.local++;
+        else this.remote++;
+      }
       const lookup = this.scratch;
       lookup.key = id !== null ? id.key : pairingKey(null, e.segment);
       lookup.side = e.side;
@@ -160,6 +196,7 @@ export class Analyser {
       lookup.fileIndex = e.fileIndex;
       lookup.line = e.line;
       lookup.requestId = e.requestId;
+      lookup.segment = e.segment;
       this.pairing.lookup(lookup);
     }
   }
@@ -167,17 +204,26 @@ export class Analyser {
   /** End of the stream: pending lookups are incomplete; returns the summary. */
   finish(): Summary {
     this.pairing.finish();
+    const gapSeconds = this.settings.gapSeconds ?? DEFAULT_GAP_SECONDS;
     const requestIds: RequestIdRow[] = [];
-    for (const s of this.ids.values()) {
+    const notes: GapNote[] = [];
+    const refreshes = new Map<string, number[]>();
+    for (const s of this.idOrder) {
+      const first = s.first as Moment;
+      const c = cadence(s.id, s.refreshes, first.offset, first.negative, gapSeconds, duration);
+      notes.push(...c.notes);
+      refreshes.set(s.id, s.refreshes);
       requestIds.push({
         id: s.id,
-        sessionSegments: s.segments,
+        sessionSegments: s.selectedSegments,
         entries: s.entries,
         refreshPairs: s.refreshPairs,
-        first: s.first.iso(),
-        last: s.last.iso(),
+        first: first.iso(),
+        last: (s.last as Moment).iso(),
+        refreshCadence: c.cadence,
       });
     }
+    notes.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
     return {
       files: this.files,
       lines: this.lines,
@@ -193,22 +239,18 @@ export class Analyser {
       requestIds,
       signatures: this.signatures.rows(),
       span: this.first && this.last ? { first: this.first.iso(), last: this.last.iso() } : null,
+      timeline: this.timeline.series(refreshes),
+      notes,
+      diagnosis: this.diagnosis.result(),
+      selection: this.selection,
     };
   }
 
-  private countId(e: Entry): IdState {
+  private countId(e: Entry, selected: boolean): IdState {
     const id = e.requestId as string;
     let s = id === this.lastId ? this.lastIdState : this.ids.get(id);
     if (s === undefined || s === null) {
-      s = {
-        id,
-        key: pairingKey(id, null),
-        segments: [],
-        entries: 0,
-        refreshPairs: 0,
-        first: new Moment(e.instant, e.offset, e.negative),
-        last: new Moment(e.instant, e.offset, e.negative),
-      };
+      s = { id, key: pairingKey(id, null), segments: [], selectedSegments: [], entries: 0, refreshPairs: 0, first: null, last: null, refreshes: [] };
       this.ids.set(id, s);
       if (!this.alphabet.pattern.test(id)) {
         this.report('request-id-format', e.fileIndex, e.line, id, `request id "${id}" is not ${this.alphabet.description}`);
@@ -216,9 +258,6 @@ export class Analyser {
     }
     this.lastId = id;
     this.lastIdState = s;
-    s.entries++;
-    if (e.instant < s.first.instant) s.first.set(e.instant, e.offset, e.negative);
-    else if (e.instant > s.last.instant) s.last.set(e.instant, e.offset, e.negative);
     const segment = e.segment;
     if (segment !== null && !s.segments.includes(segment)) {
       if (s.segments.length > 0) {
@@ -232,37 +271,64 @@ export class Analyser {
       }
       s.segments.push(segment);
     }
+    if (selected) {
+      if (s.first === null || s.last === null) {
+        s.first = new Moment(e.instant, e.offset, e.negative);
+        s.last = new Moment(e.instant, e.offset, e.negative);
+        this.idOrder.push(s);
+      } else if (e.instant < s.first.instant) {
+        s.first.set(e.instant, e.offset, e.negative);
+      } else if (e.instant > s.last.instant) {
+        s.last.set(e.instant, e.offset, e.negative);
+      }
+      s.entries++;
+      if (segment !== null && !s.selectedSegments.includes(segment)) s.selectedSegments.push(segment);
+    }
     return s;
   }
 
+  private idState(id: string): IdState | undefined {
+    return id === this.lastId && this.lastIdState !== null ? this.lastIdState : this.ids.get(id);
+  }
+
+  /** A refresh seen through its first lookup: for the cadence of its request id. */
+  private refresh(p: Lookup): void {
+    if (p.requestId === null || !selects(this.selection, p.instant, p.requestId, p.segment)) return;
+    this.idState(p.requestId)?.refreshes.push(p.instant);
+  }
+
   private pair(p: Lookup, l: Lookup): void {
-    this.refreshPairs++;
-    if (l.requestId !== null) {
-      const s = l.requestId === this.lastId ? this.lastIdState : this.ids.get(l.requestId);
-      if (s) s.refreshPairs++;
+    this.refresh(p);
+    const selected = selects(this.selection, l.instant, l.requestId, l.segment);
+    if (selected) {
+      this.refreshPairs++;
+      if (l.requestId !== null) {
+        const s = this.idState(l.requestId);
+        if (s) s.refreshPairs++;
+      }
     }
     // Messages are made only for violations: most pairs are fine.
     if (p.side === Side.Remote) {
-      this.report('pair-order', l.fileIndex, l.line, l.requestId, `remote-sync lookup (${this.place(p.fileIndex, p.line, l.fileIndex)}) came before the local lookup`);
+      this.reportAt(selected, 'pair-order', l.fileIndex, l.line, l.requestId, () => `remote-sync lookup (${this.place(p.fileIndex, p.line, l.fileIndex)}) came before the local lookup`);
     }
     if (p.instant !== l.instant) {
-      const apart = duration(Math.abs(l.instant - p.instant));
-      this.report(
+      this.reportAt(
+        selected,
         'pair-same-second',
         l.fileIndex,
         l.line,
         l.requestId,
-        `lookups of one refresh pair are ${apart} apart (partner at ${this.place(p.fileIndex, p.line, l.fileIndex)})`,
+        () => `lookups of one refresh pair are ${duration(Math.abs(l.instant - p.instant))} apart (partner at ${this.place(p.fileIndex, p.line, l.fileIndex)})`,
       );
     }
   }
 
   private incomplete(p: Lookup): void {
-    const message =
-      p.side === Side.Local
-        ? 'local lookup has no remote-sync partner'
-        : 'remote-sync lookup has no local partner';
-    this.report('pair-incomplete', p.fileIndex, p.line, p.requestId, message);
+    this.refresh(p);
+    const selected = selects(this.selection, p.instant, p.requestId, p.segment);
+    this.reportAt(selected, 'pair-incomplete', p.fileIndex, p.line, p.requestId, () =>
+      p.side === Side.Local ? 'local lookup has no remote-sync partner' : 'remote-sync lookup has no local partner',
+    );
   }
 
   /** `line 117`, or `errors.log.1:117` when it is in another file than the finding. */
@@ -270,10 +336,15 @@ export class Analyser {
     return fileIndex === fromFileIndex ? `line ${line}` : `${this.files[fileIndex]}:${line}`;
   }
 
+  /** Reports a finding at the entry being handled, when that entry is selected. */
   private report(rule: RuleId, fileIndex: number, line: number, requestId: string | null, message: string): void {
+    this.reportAt(this.current, rule, fileIndex, line, requestId, () => message);
+  }
+
+  private reportAt(selected: boolean, rule: RuleId, fileIndex: number, line: number, requestId: string | null, message: () => string): void {
     const severity = this.settings.severities[rule];
-    if (severity === 'off') return;
+    if (severity === 'off' || !selected) return;
     this.violations[severity]++;
-    this.onFinding({ rule, severity, fileIndex, file: this.files[fileIndex], line, requestId, message });
+    this.onFinding({ rule, severity, fileIndex, file: this.files[fileIndex], line, requestId, message: message() });
   }
 }

@@ -12,6 +12,8 @@ export interface Lookup {
   fileIndex: number;
   line: number;
   requestId: string | null;
+  /** For the filters: a lookup is reported when its own entry is selected. */
+  segment: string | null;
 }
 
 export interface PairingEvents {
@@ -66,13 +68,14 @@ export class Pairing {
       return;
     }
     if (p !== undefined) this.events.incomplete(p);
-    const kept = p ?? this.spare.pop() ?? { key: '', side: l.side, instant: 0, fileIndex: 0, line: 0, requestId: null };
+    const kept = p ?? this.spare.pop() ?? { key: '', side: l.side, instant: 0, fileIndex: 0, line: 0, requestId: null, segment: null };
     kept.key = l.key;
     kept.side = l.side;
     kept.instant = l.instant;
     kept.fileIndex = l.fileIndex;
     kept.line = l.line;
     kept.requestId = l.requestId;
+    kept.segment = l.segment;
     this.pending.set(l.key, kept);
     if (l.instant < this.oldest) this.oldest = l.instant;
   }

@@ -3,9 +3,10 @@
 // per worker and then named by number.
 
 import type { DbSignature, Entry } from '../parse/entry.js';
+import type { RequestCode } from '../parse/request.js';
 import { Side } from '../parse/table.js';
 
-const INTS = 7; // line, offset, flags, id, segment, kind or signature, problem
+const INTS = 8; // line, offset, flags, id, segment, kind or signature, problem, detail
 const F_MALFORMED = 1;
 const F_NEGATIVE = 2;
 const F_SIDE_SHIFT = 2; // two bits
@@ -14,6 +15,9 @@ const F_SEGMENT = 32;
 const F_DB = 64;
 const F_ORPHAN = 128;
 const F_CUT = 256;
+const F_DETAIL = 512;
+const F_STAMPED = 8192;
+const F_REQUEST_SHIFT = 10; // three bits
 
 /** One chunk's records, as posted by a worker. */
 export interface RecordBatch {
@@ -76,7 +80,7 @@ export class RecordWriter {
   entry(e: Entry): void {
     if (this.count === this.instants.length) this.grow();
     const at = this.count * INTS;
-    let flags = (e.negative ? F_NEGATIVE : 0) | (e.side << F_SIDE_SHIFT) | (e.cut ? F_CUT : 0);
+    let flags = (e.stamped ? F_STAMPED : 0) | (e.negative ? F_NEGATIVE : 0) | (e.side << F_SIDE_SHIFT) | (e.cut ? F_CUT : 0) | (e.request << F_REQUEST_SHIFT);
     this.instants[this.count] = e.instant;
     this.ints[at] = e.line;
     this.ints[at + 1] = e.offset;
@@ -97,6 +101,10 @@ export class RecordWriter {
     if (e.problem !== null) {
       flags |= F_MALFORMED;
       this.ints[at + 6] = this.string(e.problem);
+    }
+    if (e.detail !== null) {
+      flags |= F_DETAIL;
+      this.ints[at + 7] = this.string(e.detail);
     }
     this.ints[at + 2] = flags;
     this.count++;
@@ -170,6 +178,9 @@ export class RecordReader {
       e.offset = ints[at + 1];
       e.negative = (flags & F_NEGATIVE) !== 0;
       e.cut = (flags & F_CUT) !== 0;
+      e.stamped = (flags & F_STAMPED) !== 0;
+      e.request = ((flags >> F_REQUEST_SHIFT) & 7) as RequestCode;
+      e.detail = flags & F_DETAIL ? this.strings[ints[at + 7]] : null;
       e.side = ((flags >> F_SIDE_SHIFT) & 3) as Side;
       e.requestId = flags & F_ID ? this.strings[ints[at + 3]] : null;
       e.segment = flags & F_SEGMENT ? this.strings[ints[at + 4]] : null;

@@ -5,7 +5,7 @@
 import { kindAt, newParts, scanDbHead, scanDbTail, scanRequest } from './body.js';
 import { bodyStart, readStamp, requestIdClose, stampProblem } from './header.js';
 import { Interner } from './intern.js';
-import { isRefreshAt, segmentEnd } from './request.js';
+import { RequestCode, requestCodeAt, segmentEnd } from './request.js';
 import { Side, sideOfTable, tableAfterFrom, tableNameAt } from './table.js';
 
 /** A DB error's code and message, made once per distinct pair. */
@@ -23,6 +23,8 @@ export interface Entry {
   fileIndex: number;
   /** 1-based line of its header within its file. */
   line: number;
+  /** Whether the header's values are valid: only then do instant, offset and negative hold. */
+  stamped: boolean;
   /** The header's instant (seconds since the epoch), offset (seconds) and sign as written. */
   instant: number;
   offset: number;
@@ -38,11 +40,18 @@ export interface Entry {
   side: Side;
   /** Longer than the assembler keeps: its middle was cut out. */
   cut: boolean;
+  /** What the request at its end was for (RequestCode.None: no request). */
+  request: RequestCode;
+  /** For IMAP errors, the text (its first 500 bytes): what diagnosis reads. */
+  detail: string | null;
 }
 
 export function newEntry(): Entry {
-  return { fileIndex: 0, line: 0, instant: 0, offset: 0, negative: false, problem: null, requestId: null, kind: 'text', signature: null, segment: null, side: Side.None, cut: false };
+  return { fileIndex: 0, line: 0, stamped: false, instant: 0, offset: 0, negative: false, problem: null, requestId: null, kind: 'text', signature: null, segment: null, side: Side.None, cut: false, request: RequestCode.None, detail: null };
 }
+
+/** What is kept of an IMAP error's text for diagnosis. */
+const DETAIL_BYTES = 500;
 
 const DB_SHAPE = 'DB Error without the shape "[code] message (SQL Query: query) in file on line N (METHOD path)"';
 const NO_SUCH_TABLE = 'no such table: ';
@@ -76,7 +85,7 @@ const latin1 = (buf: Buffer, start: number, end: number) => buf.toString('latin1
  */
 interface Tail {
   bytes: Buffer;
-  refresh: boolean;
+  request: RequestCode;
   segment: string | null;
 }
 
@@ -111,12 +120,15 @@ export function readEntry(
   e.fileIndex = fileIndex;
   e.line = line;
   e.cut = cut;
-  e.problem = readStamp(buf, start, close, e) ? null : `invalid header: ${stampProblem(buf, start, close)}`;
+  e.stamped = readStamp(buf, start, close, e);
+  e.problem = e.stamped ? null : `invalid header: ${stampProblem(buf, start, close)}`;
   e.requestId = null;
   e.kind = 'text';
   e.signature = null;
   e.segment = null;
   e.side = Side.None;
+  e.request = RequestCode.None;
+  e.detail = null;
   let at = bodyStart(buf, close, firstLineEnd);
   const idClose = requestIdClose(buf, at, firstLineEnd);
   if (idClose >= 0) {
@@ -128,7 +140,11 @@ export function readEntry(
   if (at > end) at = end;
   e.kind = kindAt(buf, at, end);
   if (e.kind !== 'DB') {
-    if (scanRequest(buf, at, end, parts) >= 0) e.segment = segmentOf(buf);
+    if (scanRequest(buf, at, end, parts) >= 0) {
+      e.segment = segmentOf(buf);
+      e.request = requestCodeAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd);
+    }
+    if (e.kind === 'IMAP') e.detail = decode(buf, at, Math.min(end, at + DETAIL_BYTES));
     return e;
   }
   if (!scanDbHead(buf, at, end, parts)) {
@@ -144,7 +160,7 @@ export function readEntry(
     }
     tail = {
       bytes: Buffer.from(buf.subarray(parts.queryEnd, end)),
-      refresh: isRefreshAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd),
+      request: requestCodeAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd),
       segment: segmentOf(buf),
     };
     if (e.requestId !== null) tailsById.set(e.requestId, tail);
@@ -153,7 +169,8 @@ export function readEntry(
   const t = tail as Tail;
   e.signature = signatures.get(buf, parts.codeStart, parts.codeEnd, makeSignature, parts.messageStart, parts.messageEnd);
   e.segment = t.segment;
-  if (t.refresh) {
+  e.request = t.request;
+  if (t.request === RequestCode.Refresh) {
     e.side = e.signature.tableSide ?? sideOfTable(tableAfterFrom(decode(buf, parts.queryStart, end - t.bytes.length)));
   }
   return e;

@@ -6,6 +6,48 @@ import { ascii, isDigit, matchAt } from './bytes.js';
 
 export type RequestKind = 'refresh' | 'login' | 'entry' | 'other';
 
+/** A request's kind as a small number, for the hot path and for records: 0 when there is no request. */
+export const RequestCode = { None: 0, Refresh: 1, Login: 2, Entry: 3, Other: 4 } as const;
+export type RequestCode = (typeof RequestCode)[keyof typeof RequestCode];
+
+const LOGIN = ascii('login=1');
+const POST_LOGIN = ascii('post_login=');
+
+/** The kind of the request whose method and path are at these byte ranges. */
+export function requestCodeAt(buf: Uint8Array, methodStart: number, methodEnd: number, pathStart: number, pathEnd: number): RequestCode {
+  if (isRefreshAt(buf, methodStart, methodEnd, pathStart, pathEnd)) return RequestCode.Refresh;
+  let q = pathStart;
+  while (q < pathEnd && buf[q] !== 0x3f /* ? */) q++;
+  const method = methodEnd - methodStart;
+  if (method === 3 && buf[methodStart] === 0x47 && buf[methodStart + 1] === 0x45 && buf[methodStart + 2] === 0x54 && q === pathEnd) {
+    return RequestCode.Entry;
+  }
+  if (method === 4 && matchAt(buf, methodStart, methodEnd, POST) && q < pathEnd) {
+    let login = false;
+    let postLogin = false;
+    let start = q + 1;
+    for (let i = start; i <= pathEnd; i++) {
+      if (i === pathEnd || buf[i] === 0x26) {
+        if (i - start === LOGIN.length && matchAt(buf, start, i, LOGIN)) login = true;
+        if (matchAt(buf, start, i, POST_LOGIN) && i - start > POST_LOGIN.length) {
+          let digits = true;
+          for (let d = start + POST_LOGIN.length; d < i; d++) if (!isDigit(buf[d])) digits = false;
+          postLogin ||= digits;
+        }
+        start = i + 1;
+      }
+    }
+    if (login && postLogin) return RequestCode.Login;
+  }
+  return RequestCode.Other;
+}
+
+const KIND_OF_CODE: RequestKind[] = ['other', 'refresh', 'login', 'entry', 'other'];
+
+export function requestKindOfCode(code: RequestCode): RequestKind {
+  return KIND_OF_CODE[code];
+}
+
 function isLower(c: number): boolean {
   return c >= 0x61 && c <= 0x7a;
 }
@@ -82,13 +124,6 @@ export function isRefresh(method: string, path: string): boolean {
  * `login=1` and `post_login=<digits>`; entry page: GET with no query.
  */
 export function requestKind(method: string, path: string): RequestKind {
-  if (method === 'POST') {
-    if (isRefresh(method, path)) return 'refresh';
-    const q = path.indexOf('?');
-    const params = q < 0 ? [] : path.slice(q + 1).split('&');
-    if (params.includes('login=1') && params.some((p) => /^post_login=\d+$/.test(p))) return 'login';
-    return 'other';
-  }
-  if (method === 'GET' && !path.includes('?')) return 'entry';
-  return 'other';
+  const bytes = Buffer.from(`${method} ${path}`);
+  return requestKindOfCode(requestCodeAt(bytes, 0, method.length, method.length + 1, bytes.length));
 }

@@ -2,6 +2,7 @@
 
 import type { Summary } from '../analyse/analyser.js';
 import type { Finding } from '../analyse/finding.js';
+import type { Selection } from '../analyse/selection.js';
 import { jsonText } from './json-text.js';
 
 export const SCHEMA_VERSION = 1;
@@ -25,6 +26,21 @@ export function summaryDocument(s: Summary) {
     },
     requestIds: s.requestIds,
     signatures: s.signatures,
+    // Added keys (SPEC §5 allows them): what an operator reads besides the rules.
+    timeline: s.timeline,
+    notes: s.notes,
+    diagnosis: s.diagnosis,
+    ...(s.selection !== null ? { selection: selectionObject(s.selection) } : {}),
+  };
+}
+
+function selectionObject(sel: Selection) {
+  const when = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString().replace('.000Z', 'Z'));
+  return {
+    since: when(sel.since),
+    until: when(sel.until),
+    requestIds: sel.requestIds === null ? null : [...sel.requestIds],
+    segments: sel.segments === null ? null : [...sel.segments],
   };
 }
 

@@ -25,7 +25,8 @@ function n(value: number): string {
 }
 
 function plural(count: number, word: string): string {
-  return `${n(count)} ${word}${count === 1 ? '' : 's'}`;
+  const many = word.endsWith('y') ? `${word.slice(0, -1)}ies` : `${word}s`;
+  return `${n(count)} ${count === 1 ? word : many}`;
 }
 
 function clip(text: string, width: number): string {
@@ -38,6 +39,41 @@ function table(c: ChalkInstance, head: string[], alignRight: number[] = []): Tab
     style: { head: [], border: [], compact: true },
     colAligns: head.map((_, i) => (alignRight.includes(i) ? 'right' : 'left')),
   });
+}
+
+const BARS = '▁▂▃▄▅▆▇█';
+
+/** One character per value, scaled to the largest; `·` for none. */
+export function sparkline(values: readonly number[]): string {
+  const max = Math.max(0, ...values);
+  return values.map((v) => (v === 0 ? '·' : BARS[Math.min(BARS.length - 1, Math.floor((v / max) * (BARS.length - 1) + 0.5))])).join('');
+}
+
+function bucketName(seconds: number): string {
+  if (seconds % 604800 === 0) return `${seconds / 604800} week`;
+  if (seconds % 86400 === 0) return `${seconds / 86400} day`;
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  return `${seconds / 60} min`;
+}
+
+/** Text wrapped to `width` columns, each line after the first indented. */
+function wrap(text: string, width: number, indent: string): string {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      out.push(line);
+      line = indent + word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== '') out.push(line);
+  return out.join('\n');
+}
+
+function gapText(seconds: number | null): string {
+  return seconds === null ? '-' : seconds < 60 ? `${Math.round(seconds)} s` : `${Math.round(seconds / 6) / 10} min`;
 }
 
 function overview(s: Summary, c: ChalkInstance): string[] {
@@ -60,6 +96,15 @@ function overview(s: Summary, c: ChalkInstance): string[] {
     `${plural(s.refreshPairs, 'pair')} from ${n(s.refreshLookups.local)} local and ${n(s.refreshLookups.remote)} remote-sync lookups`,
   ]);
   if (s.span !== null) rows.push(['time span', `${s.span.first} to ${s.span.last}`]);
+  if (s.selection !== null) {
+    const sel = s.selection;
+    const parts: string[] = [];
+    if (sel.since !== null) parts.push(`since ${new Date(sel.since * 1000).toISOString()}`);
+    if (sel.until !== null) parts.push(`until ${new Date(sel.until * 1000).toISOString()}`);
+    if (sel.requestIds !== null) parts.push(`request ids ${[...sel.requestIds].map(safe).join(', ')}`);
+    if (sel.segments !== null) parts.push(`segments ${[...sel.segments].map(safe).join(', ')}`);
+    rows.push(['selected', `${parts.join('; ')} (the rules saw every entry)`]);
+  }
   if (s.truncatedEntries > 0) {
     const where = s.truncatedAt.map((t) => `${safe(t.file)}:${t.line}`).join(', ');
     const more = s.truncatedEntries > s.truncatedAt.length ? ', …' : '';
@@ -81,9 +126,11 @@ function violationCounts(s: Summary, c: ChalkInstance): string {
 function requestIdTable(s: Summary, o: TextOptions): string[] {
   if (s.requestIds.length === 0) return [];
   const c = o.chalk;
-  const t = table(c, ['request id', 'session segments', 'entries', 'pairs', 'first', 'last'], [2, 3]);
+  const t = table(c, ['request id', 'session segments', 'entries', 'pairs', 'first', 'last', 'refreshes', 'gap median / longest'], [2, 3]);
   const rows = o.all ? s.requestIds : s.requestIds.slice(0, REQUEST_IDS_SHOWN);
   for (const r of rows) {
+    const line = s.timeline?.refreshes[r.id];
+    const cad = r.refreshCadence;
     t.push([
       escapeControls(r.id),
       r.sessionSegments.length === 0 ? c.dim('none') : r.sessionSegments.join(', '),
@@ -91,6 +138,8 @@ function requestIdTable(s: Summary, o: TextOptions): string[] {
       n(r.refreshPairs),
       r.first,
       r.last,
+      line ? c.cyan(sparkline(line)) : '',
+      `${gapText(cad.medianGapSeconds)} / ${gapText(cad.longestGapSeconds)}`,
     ]);
   }
   const out = ['', c.bold('Request ids'), t.toString()];
@@ -132,12 +181,57 @@ function violationList(findings: readonly Finding[], o: TextOptions): string[] {
   return out;
 }
 
+function timelineChart(s: Summary, o: TextOptions): string[] {
+  const t = s.timeline;
+  if (t === null || t.buckets < 2) return [];
+  const c = o.chalk;
+  const kinds = Object.keys(t.entries);
+  const width = Math.max(...kinds.map((k) => k.length));
+  const out = ['', `${c.bold('Timeline')}  ${c.dim(`entries per ${bucketName(t.bucketSeconds)}, from ${t.start}`)}`];
+  for (const kind of kinds) {
+    const row = t.entries[kind];
+    out.push(`  ${escapeControls(kind).padEnd(width)}  ${c.cyan(sparkline(row))}  ${c.dim(n(row.reduce((a, b) => a + b, 0)))}`);
+  }
+  return out;
+}
+
+function diagnosisSection(s: Summary, o: TextOptions): string[] {
+  if (s.diagnosis.length === 0) return [];
+  const c = o.chalk;
+  const out = ['', c.bold('Diagnosis')];
+  for (const d of s.diagnosis) {
+    const ids = d.requestIds.length === 0 ? 'no request id' : d.requestIds.slice(0, 5).map(escapeControls).join(', ') + (d.requestIds.length > 5 ? `, … ${d.requestIds.length - 5} more` : '');
+    out.push(`${c.yellow('●')} ${c.bold(d.title)}  ${c.dim(`${plural(d.entries, 'entry')}, ${d.first} to ${d.last}; ${ids}`)}`);
+    out.push(`  ${wrap(d.meaning, 92, '  ')}`);
+    if (d.breakdown) {
+      for (const b of d.breakdown.slice(0, 5)) out.push(`    ${n(b.count).padStart(5)}  ${escapeControls(b.user)} from ${escapeControls(b.client)}`);
+      if (d.breakdown.length > 5) out.push(c.dim(`    … ${d.breakdown.length - 5} more users and addresses`));
+    }
+    for (const step of d.fix) out.push(`  ${c.green('→')} ${wrap(step, 90, '    ')}`);
+    out.push(c.dim(`  (webmail-log explain ${d.id})`));
+  }
+  return out;
+}
+
+function notesSection(s: Summary, o: TextOptions): string[] {
+  if (s.notes.length === 0) return [];
+  const c = o.chalk;
+  const shown = o.all ? s.notes : s.notes.slice(0, VIOLATIONS_SHOWN);
+  const out = ['', `${c.bold('Notes')}  ${c.dim('refresh gaps: no rule is broken, but the session stopped asking for a while')}`];
+  for (const g of shown) out.push(`  ${escapeControls(g.requestId)}  ${g.message}  ${c.dim(`${g.from} to ${g.to}`)}`);
+  if (shown.length < s.notes.length) out.push(c.dim(`  … ${n(s.notes.length - shown.length)} more (--all lists them)`));
+  return out;
+}
+
 /** The whole text report; `findings` in stream order. */
 export function renderText(s: Summary, findings: readonly Finding[], o: TextOptions): string {
   const lines = [
     ...overview(s, o.chalk),
+    ...timelineChart(s, o),
     ...requestIdTable(s, o),
     ...signatureTable(s, o),
+    ...diagnosisSection(s, o),
+    ...notesSection(s, o),
     ...violationList(findings, o),
   ];
   return lines.join('\n') + '\n';

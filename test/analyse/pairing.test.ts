@@ -10,7 +10,7 @@ function machine(window = 30) {
   });
   let line = 0;
   const feed = (side: Side, instant: number, key = 'id:a') => {
-    const l: Lookup = { key, side, instant, fileIndex: 0, line: ++line, requestId: null };
+    const l: Lookup = { key, side, instant, fileIndex: 0, line: ++line, requestId: null, segment: null };
     p.advance(instant);
     p.lookup(l);
   };

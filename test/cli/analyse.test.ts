@@ -203,7 +203,8 @@ describe('JSON report', () => {
     const ran = await cli(['analyse', '--format', 'json', file('errs.log', ERRS)]);
     expect(ran.stderr).toBe('');
     const doc = JSON.parse(ran.stdout);
-    expect(Object.keys(doc)).toEqual(['schemaVersion', 'summary', 'requestIds', 'signatures', 'violations']);
+    // The SPEC's keys, and the ones webmail-log adds (SPEC §5: keys may be added).
+    expect(Object.keys(doc)).toEqual(['schemaVersion', 'summary', 'requestIds', 'signatures', 'timeline', 'notes', 'diagnosis', 'violations']);
     expect(doc.schemaVersion).toBe(1);
     expect(doc.violations[0]).toEqual({
       rule: 'pair-order',

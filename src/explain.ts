@@ -1,0 +1,99 @@
+// `webmail-log explain <topic>`: the long description of a rule or of a diagnosis, what to
+// do about it, and a log excerpt that shows it.
+
+import { KNOWLEDGE, type Knowledge } from './analyse/knowledge.js';
+import { RULE_HELP } from './analyse/rule-help.js';
+import { RULES, type Rule } from './analyse/rules.js';
+
+const WIDTH = 88;
+
+function wrap(text: string, indent = ''): string {
+  const lines: string[] = [];
+  let line = indent;
+  for (const word of text.split(' ')) {
+    if (line.trim() !== '' && line.length + 1 + word.length > WIDTH) {
+      lines.push(line);
+      line = indent + word;
+    } else {
+      line = line.trim() === '' ? indent + word : `${line} ${word}`;
+    }
+  }
+  if (line.trim() !== '') lines.push(line);
+  return lines.join('\n');
+}
+
+function ruleText(r: Rule): string {
+  const h = RULE_HELP[r.id];
+  return [
+    `${r.id}  (rule, default severity ${r.severity})`,
+    '',
+    wrap(`Broken when ${r.summary}.`),
+    '',
+    wrap(h.description),
+    '',
+    'What to do:',
+    wrap(h.help, '  '),
+    '',
+    'Example:',
+    ...h.example.map((l) => `  ${l}`),
+    '',
+  ].join('\n');
+}
+
+function knowledgeText(k: Knowledge): string {
+  return [
+    `${k.id}  (diagnosis)`,
+    k.title,
+    '',
+    wrap(k.meaning),
+    '',
+    'What to do:',
+    ...k.fix.map((f) => `  → ${wrap(f, '    ').trimStart()}`),
+    '',
+    'Example:',
+    ...k.example.map((l) => `  ${l}`),
+    '',
+  ].join('\n');
+}
+
+/** Every topic: rule ids, then diagnosis ids. */
+export function topics(): string[] {
+  return [...RULES.map((r) => r.id), ...KNOWLEDGE.map((k) => k.id)];
+}
+
+/** The topics whose id, title or example holds `text` (any case). */
+function search(text: string): string[] {
+  const t = text.toLowerCase();
+  const hits: string[] = [];
+  for (const r of RULES) if (r.id.includes(t) || r.summary.toLowerCase().includes(t)) hits.push(r.id);
+  for (const k of KNOWLEDGE) {
+    if (k.id.includes(t) || k.title.toLowerCase().includes(t) || k.example.some((e) => e.toLowerCase().includes(t))) hits.push(k.id);
+  }
+  return hits;
+}
+
+/**
+ * The explanation of a rule id, a diagnosis id, or the first topic whose text holds the
+ * words given (`explain "database is locked"`); null when nothing matches.
+ */
+export function explain(topic: string): string | null {
+  const rule = RULES.find((r) => r.id === topic);
+  if (rule) return ruleText(rule);
+  const known = KNOWLEDGE.find((k) => k.id === topic);
+  if (known) return knowledgeText(known);
+  const hits = search(topic.trim());
+  if (hits.length === 0) return null;
+  const first = explain(hits[0]) as string;
+  return hits.length > 1 ? `${first}\nSee also: ${hits.slice(1).join(', ')}\n` : first;
+}
+
+export function topicList(): string {
+  const width = Math.max(...topics().map((t) => t.length));
+  return [
+    'Rules:',
+    ...RULES.map((r) => `  ${r.id.padEnd(width)}  ${r.summary}`),
+    'Diagnoses:',
+    ...KNOWLEDGE.map((k) => `  ${k.id.padEnd(width)}  ${k.title}`),
+    '',
+  ].join('\n');
+}
