@@ -3,7 +3,8 @@
 
 import { isoAt } from '../parse/calendar.js';
 import type { DbSignature } from '../parse/entry.js';
-import type { Cadence } from './cadence.js';
+import type { Cadence, CadenceTracker } from './cadence.js';
+import type { Runs } from './timeline.js';
 
 export interface RequestIdRow {
   id: string;
@@ -54,8 +55,9 @@ export interface IdState {
   refreshPairs: number;
   first: Moment | null;
   last: Moment | null;
-  /** Instants of its refreshes (pairs, and lone lookups), for its cadence. */
-  refreshes: number[];
+  /** Its refreshes (pairs, and lone lookups), for its cadence and its timeline row. */
+  cadence: CadenceTracker;
+  refreshBuckets: Runs | null;
 }
 
 export class SignatureCounter {

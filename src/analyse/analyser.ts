@@ -8,7 +8,7 @@ import type { Entry } from '../parse/entry.js';
 import { Side } from '../parse/table.js';
 import { Moment, SignatureCounter, type IdState, type RequestIdRow, type Signature } from './aggregates.js';
 import { ALPHABETS, type Alphabet, type AlphabetName } from './alphabet.js';
-import { cadence, type GapNote } from './cadence.js';
+import { CadenceTracker, gapNote, type GapNote } from './cadence.js';
 import { DiagnosisCollector, type Diagnosis } from './diagnosis.js';
 import type { Finding } from './finding.js';
 import { Pairing, pairingKey, type Lookup } from './pairing.js';
@@ -47,8 +47,10 @@ export interface Summary {
   /** Earliest and latest entry of the stream, or null when it had none. */
   span: { first: string; last: string } | null;
   timeline: TimelineSeries | null;
-  /** Refresh gaps longer than the gap setting: worth knowing, not rule violations. */
+  /** Refresh gaps longer than the gap setting: worth knowing, not rule violations. The first NOTES_KEPT. */
   notes: GapNote[];
+  /** How many there were in all. */
+  notesTotal: number;
   diagnosis: Diagnosis[];
   /** The filters in force, or null. */
   selection: Selection | null;
@@ -57,6 +59,8 @@ export interface Summary {
 /** Places of cut entries kept for the report. */
 const TRUNCATED_LISTED = 10;
 const DEFAULT_GAP_SECONDS = 300;
+/** Notes kept for the report; the rest are counted (a busy server can have thousands). */
+export const NOTES_KEPT = 1000;
 
 /** A duration for a message: `17 s`, `59 min 40 s`, `3 h 2 min`. */
 export function duration(seconds: number): string {
@@ -88,6 +92,9 @@ export class Analyser {
   private readonly selection: Selection | null;
   private readonly timeline = new Timeline();
   private readonly diagnosis = new DiagnosisCollector();
+  private readonly notes: GapNote[] = [];
+  private notesTotal = 0;
+  private readonly gapSeconds: number;
   /** The well-formed entry before the current one, for `chronological`. */
   private hasPrevious = false;
   private previousInstant = 0;
@@ -109,6 +116,7 @@ export class Analyser {
     private readonly onFinding: (finding: Finding) => void,
   ) {
     this.alphabet = ALPHABETS[settings.requestIdAlphabet ?? 'hex'];
+    this.gapSeconds = settings.gapSeconds ?? DEFAULT_GAP_SECONDS;
     const selection = settings.selection ?? null;
     this.selection = selection === null || isEmptySelection(selection) ? null : selection;
     this.pairing = new Pairing(settings.pairWindow, {
@@ -204,26 +212,16 @@ export class Analyser {
   /** End of the stream: pending lookups are incomplete; returns the summary. */
   finish(): Summary {
     this.pairing.finish();
-    const gapSeconds = this.settings.gapSeconds ?? DEFAULT_GAP_SECONDS;
-    const requestIds: RequestIdRow[] = [];
-    const notes: GapNote[] = [];
-    const refreshes = new Map<string, number[]>();
-    for (const s of this.idOrder) {
-      const first = s.first as Moment;
-      const c = cadence(s.id, s.refreshes, first.offset, first.negative, gapSeconds, duration);
-      notes.push(...c.notes);
-      refreshes.set(s.id, s.refreshes);
-      requestIds.push({
-        id: s.id,
-        sessionSegments: s.selectedSegments,
-        entries: s.entries,
-        refreshPairs: s.refreshPairs,
-        first: first.iso(),
-        last: (s.last as Moment).iso(),
-        refreshCadence: c.cadence,
-      });
-    }
-    notes.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+    const requestIds: RequestIdRow[] = this.idOrder.map((s) => ({
+      id: s.id,
+      sessionSegments: s.selectedSegments,
+      entries: s.entries,
+      refreshPairs: s.refreshPairs,
+      first: (s.first as Moment).iso(),
+      last: (s.last as Moment).iso(),
+      refreshCadence: s.cadence.result(),
+    }));
+    const notes = [...this.notes].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
     return {
       files: this.files,
       lines: this.lines,
@@ -239,8 +237,9 @@ export class Analyser {
       requestIds,
       signatures: this.signatures.rows(),
       span: this.first && this.last ? { first: this.first.iso(), last: this.last.iso() } : null,
-      timeline: this.timeline.series(refreshes),
+      timeline: this.timeline.series(this.idOrder.map((s) => s.id)),
       notes,
+      notesTotal: this.notesTotal,
       diagnosis: this.diagnosis.result(),
       selection: this.selection,
     };
@@ -250,7 +249,7 @@ export class Analyser {
     const id = e.requestId as string;
     let s = id === this.lastId ? this.lastIdState : this.ids.get(id);
     if (s === undefined || s === null) {
-      s = { id, key: pairingKey(id, null), segments: [], selectedSegments: [], entries: 0, refreshPairs: 0, first: null, last: null, refreshes: [] };
+      s = { id, key: pairingKey(id, null), segments: [], selectedSegments: [], entries: 0, refreshPairs: 0, first: null, last: null, cadence: new CadenceTracker(), refreshBuckets: null };
       this.ids.set(id, s);
       if (!this.alphabet.pattern.test(id)) {
         this.report('request-id-format', e.fileIndex, e.line, id, `request id "${id}" is not ${this.alphabet.description}`);
@@ -294,7 +293,11 @@ export class Analyser {
   /** A refresh seen through its first lookup: for the cadence of its request id. */
   private refresh(p: Lookup): void {
     if (p.requestId === null || !selects(this.selection, p.instant, p.requestId, p.segment)) return;
-    this.idState(p.requestId)?.refreshes.push(p.instant);
+    const s = this.idState(p.requestId);
+    if (s === undefined || s.first === null) return;
+    this.timeline.refresh((s.refreshBuckets ??= this.timeline.refreshesOf(s.id)), p.instant);
+    const gap = s.cadence.add(p.instant, this.gapSeconds);
+    if (gap !== null && this.notesTotal++ < NOTES_KEPT) this.notes.push(gapNote(s.id, gap.from, gap.seconds, s.first.offset, s.first.negative, duration));
   }
 
   private pair(p: Lookup, l: Lookup): void {

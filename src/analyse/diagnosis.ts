@@ -1,7 +1,7 @@
 // Recognises the known signatures (knowledge.ts) among the entries and says how many,
 // for which request ids, and when: the diagnosis section of the reports.
 
-import type { Entry } from '../parse/entry.js';
+import type { DbSignature, Entry } from '../parse/entry.js';
 import { RequestCode } from '../parse/request.js';
 import { Side } from '../parse/table.js';
 import { Moment } from './aggregates.js';
@@ -23,22 +23,33 @@ export interface Diagnosis {
 class Tally {
   entries = 0;
   readonly ids = new Set<string>();
+  /** The id added last: entries of one session come in runs. */
+  private lastId: string | null = null;
   first: Moment | null = null;
   last: Moment | null = null;
   readonly breakdown = new Map<string, { user: string; client: string; count: number }>();
 
   add(e: Entry): void {
     this.entries++;
-    if (e.requestId !== null) this.ids.add(e.requestId);
-    if (this.first === null || e.instant < this.first.instant) this.first = new Moment(e.instant, e.offset, e.negative);
-    if (this.last === null || e.instant > this.last.instant) this.last = new Moment(e.instant, e.offset, e.negative);
+    if (e.requestId !== null && e.requestId !== this.lastId) {
+      this.ids.add(e.requestId);
+      this.lastId = e.requestId;
+    }
+    if (this.first === null || this.last === null) {
+      this.first = new Moment(e.instant, e.offset, e.negative);
+      this.last = new Moment(e.instant, e.offset, e.negative);
+    } else if (e.instant < this.first.instant) {
+      this.first.set(e.instant, e.offset, e.negative);
+    } else if (e.instant > this.last.instant) {
+      this.last.set(e.instant, e.offset, e.negative);
+    }
   }
 
   merge(other: Tally): void {
     this.entries += other.entries;
     for (const id of other.ids) this.ids.add(id);
-    if (other.first && (!this.first || other.first.instant < this.first.instant)) this.first = other.first;
-    if (other.last && (!this.last || other.last.instant > this.last.instant)) this.last = other.last;
+    if (other.first && (!this.first || other.first.instant < this.first.instant)) this.first = new Moment(other.first.instant, other.first.offset, other.first.negative);
+    if (other.last && (!this.last || other.last.instant > this.last.instant)) this.last = new Moment(other.last.instant, other.last.offset, other.last.negative);
   }
 }
 
@@ -54,8 +65,21 @@ export function loginFailure(text: string): { user: string; client: string } | n
   return { user: text.slice(at + start.length, against), client: text.slice(from + ' from '.length, end < 0 ? undefined : end) };
 }
 
+/** The diagnoses a DB error signature belongs to. */
+function signatureTags(s: DbSignature, request: RequestCode): string[] {
+  const tags: string[] = [];
+  if (s.tableSide === Side.Local) tags.push('local-calendar-table-missing');
+  else if (s.tableSide === Side.Remote) tags.push('remote-calendar-table-missing');
+  if (s.message.includes('database is locked')) tags.push('database-locked');
+  if (s.message.includes('attempt to write a readonly database')) tags.push('database-readonly');
+  if (s.code === '' && s.message === '' && (request === RequestCode.Login || request === RequestCode.Entry)) tags.push('empty-db-error');
+  return tags;
+}
+
 export class DiagnosisCollector {
   private readonly tallies = new Map<string, Tally>();
+  /** The tallies of each signature, per request kind: a log repeats a few signatures millions of times. */
+  private readonly talliesOf = new WeakMap<DbSignature, Tally[][]>();
 
   private tally(id: string): Tally {
     let t = this.tallies.get(id);
@@ -67,11 +91,10 @@ export class DiagnosisCollector {
   entry(e: Entry): void {
     const s = e.signature;
     if (s !== null) {
-      if (s.tableSide === Side.Local) this.tally('local-calendar-table-missing').add(e);
-      else if (s.tableSide === Side.Remote) this.tally('remote-calendar-table-missing').add(e);
-      if (s.message.includes('database is locked')) this.tally('database-locked').add(e);
-      if (s.message.includes('attempt to write a readonly database')) this.tally('database-readonly').add(e);
-      if (s.code === '' && s.message === '' && (e.request === RequestCode.Login || e.request === RequestCode.Entry)) this.tally('empty-db-error').add(e);
+      let byRequest = this.talliesOf.get(s);
+      if (byRequest === undefined) this.talliesOf.set(s, (byRequest = []));
+      const tallies = (byRequest[e.request] ??= signatureTags(s, e.request).map((tag) => this.tally(tag)));
+      for (let i = 0; i < tallies.length; i++) tallies[i].add(e);
       return;
     }
     if (e.kind !== 'IMAP' || e.detail === null) return;

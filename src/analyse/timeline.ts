@@ -1,15 +1,64 @@
-// Entries per time bucket, by kind, for a chart of bursts and gaps. Buckets start at one
-// minute and are merged into coarser ones (5 min, 15 min, … a week) whenever there are
-// too many, so memory stays small on logs of any span; every size divides the next, so a
-// merge is exact. Buckets are aligned to the wall clock of the first entry.
+// Entries per time bucket, by kind, and refreshes per bucket, by request id: a chart of
+// bursts and gaps. Counts are kept as runs (bucket, count): entries come in time order,
+// so a new one mostly lands in the last run's bucket or starts the next run; no hashing
+// and no allocation in the hot path. Buckets start at one minute and are merged into
+// coarser ones (5 min, 15 min, … a week) whenever there are too many runs, so memory stays
+// small on logs of any span; every size divides the next, so a merge is exact. Buckets
+// are aligned to the wall clock of the first entry.
 
 import { isoAt } from '../parse/calendar.js';
 
 /** Bucket sizes in seconds; each divides the next. */
 export const BUCKET_SIZES = [60, 300, 900, 1800, 3600, 10800, 21600, 43200, 86400, 604800];
-const MAX_KEPT = 4096;
+/** Runs kept, in all, before buckets are merged. */
+const MAX_RUNS = 16384;
 /** Buckets a chart shows at the most. */
 export const CHART_BUCKETS = 48;
+
+/** Counts per bucket as runs of equal buckets, in the order they came. */
+export class Runs {
+  buckets: number[] = [];
+  counts: number[] = [];
+
+  /** Adds one at `bucket`; returns whether a run was started. */
+  add(bucket: number): boolean {
+    const last = this.buckets.length - 1;
+    if (last >= 0 && this.buckets[last] === bucket) {
+      this.counts[last]++;
+      return false;
+    }
+    this.buckets.push(bucket);
+    this.counts.push(1);
+    return true;
+  }
+
+  /** Buckets `ratio` times larger: neighbours that fall together become one run. */
+  coarsen(ratio: number): void {
+    const buckets: number[] = [];
+    const counts: number[] = [];
+    for (let i = 0; i < this.buckets.length; i++) {
+      const b = Math.floor(this.buckets[i] / ratio);
+      const last = buckets.length - 1;
+      if (last >= 0 && buckets[last] === b) counts[last] += this.counts[i];
+      else {
+        buckets.push(b);
+        counts.push(this.counts[i]);
+      }
+    }
+    this.buckets = buckets;
+    this.counts = counts;
+  }
+
+  /** Dense counts for `buckets` buckets from `first`, read at `ratio` times the kept size. */
+  dense(first: number, buckets: number, ratio: number): number[] {
+    const row: number[] = new Array(buckets).fill(0);
+    for (let i = 0; i < this.buckets.length; i++) {
+      const at = Math.floor(this.buckets[i] / ratio) - first;
+      if (at >= 0 && at < buckets) row[at] += this.counts[i];
+    }
+    return row;
+  }
+}
 
 export interface TimelineSeries {
   bucketSeconds: number;
@@ -24,15 +73,22 @@ export interface TimelineSeries {
 
 export class Timeline {
   private size = BUCKET_SIZES[0];
-  private readonly counts = new Map<number, Map<string, number>>();
+  private readonly kinds = new Map<string, Runs>();
+  private readonly refreshRuns = new Map<string, Runs>();
+  private runs = 0;
   private offset = 0;
   private negative = false;
   private started = false;
   private min = Infinity;
   private max = -Infinity;
+  /** The kind of the entry before, and its runs: kinds come in runs too. */
+  private lastKind = '';
+  private lastKindRuns: Runs | null = null;
 
   private bucket(instant: number, size = this.size): number {
-    return Math.floor((instant + this.offset) / size);
+    const v = (instant + this.offset) / size;
+    // A 32-bit integer stays a small integer for V8: no boxing.
+    return v >= 0 && v < 2147483648 ? v | 0 : Math.floor(v);
   }
 
   entry(instant: number, offset: number, negative: boolean, kind: string): void {
@@ -43,34 +99,40 @@ export class Timeline {
     }
     if (instant < this.min) this.min = instant;
     if (instant > this.max) this.max = instant;
-    const b = this.bucket(instant);
-    let byKind = this.counts.get(b);
-    if (byKind === undefined) {
-      byKind = new Map();
-      this.counts.set(b, byKind);
-      if (this.counts.size > MAX_KEPT) this.coarsen();
-    }
-    byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
+    let runs = kind === this.lastKind ? this.lastKindRuns : this.kinds.get(kind);
+    if (runs === undefined || runs === null) this.kinds.set(kind, (runs = new Runs()));
+    this.lastKind = kind;
+    this.lastKindRuns = runs;
+    if (runs.add(this.bucket(instant)) && ++this.runs > MAX_RUNS) this.coarsen();
+  }
+
+  /** The refresh runs of request id `id`, to hand to `refresh` (kept by the caller, saving a lookup). */
+  refreshesOf(id: string): Runs {
+    let runs = this.refreshRuns.get(id);
+    if (runs === undefined) this.refreshRuns.set(id, (runs = new Runs()));
+    return runs;
+  }
+
+  /** A refresh at `instant`, counted in `runs` (from refreshesOf). */
+  refresh(runs: Runs, instant: number): void {
+    if (runs.add(this.bucket(instant)) && ++this.runs > MAX_RUNS) this.coarsen();
   }
 
   private coarsen(): void {
     const next = BUCKET_SIZES[BUCKET_SIZES.indexOf(this.size) + 1];
     if (next === undefined) return;
     const ratio = next / this.size;
-    const merged = new Map<number, Map<string, number>>();
-    for (const [b, byKind] of this.counts) {
-      const nb = Math.floor(b / ratio);
-      let into = merged.get(nb);
-      if (into === undefined) merged.set(nb, (into = new Map()));
-      for (const [k, n] of byKind) into.set(k, (into.get(k) ?? 0) + n);
+    this.runs = 0;
+    // Merged in place: callers hold these runs.
+    for (const runs of [...this.kinds.values(), ...this.refreshRuns.values()]) {
+      runs.coarsen(ratio);
+      this.runs += runs.buckets.length;
     }
-    this.counts.clear();
-    for (const [b, m] of merged) this.counts.set(b, m);
     this.size = next;
   }
 
-  /** The series for a chart of at most CHART_BUCKETS buckets; `refreshes` gives each id's refresh instants. */
-  series(refreshes: Map<string, number[]>): TimelineSeries | null {
+  /** The series for a chart of at most CHART_BUCKETS buckets, refreshes for the ids given (in that order). */
+  series(ids: readonly string[]): TimelineSeries | null {
     if (!this.started) return null;
     let size = this.size;
     for (const s of BUCKET_SIZES) {
@@ -80,30 +142,15 @@ export class Timeline {
     }
     const first = this.bucket(this.min, size);
     const buckets = this.bucket(this.max, size) - first + 1;
-    const entries: Record<string, number[]> = Object.create(null);
     const ratio = size / this.size;
-    for (const [b, byKind] of this.counts) {
-      const at = Math.floor(b / ratio) - first;
-      for (const [kind, n] of byKind) (entries[kind] ??= new Array(buckets).fill(0))[at] += n;
-    }
+    const kinds = [...this.kinds.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     // Object.fromEntries makes own properties even of ids like `__proto__`.
-    const perId = Object.fromEntries(
-      [...refreshes].map(([id, instants]) => {
-        const row: number[] = new Array(buckets).fill(0);
-        for (const t of instants) {
-          const at = this.bucket(t, size) - first;
-          if (at >= 0 && at < buckets) row[at]++;
-        }
-        return [id, row];
-      }),
-    );
-    const sorted = Object.fromEntries(Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     return {
       bucketSeconds: size,
       start: isoAt(first * size - this.offset, this.offset, this.negative),
       buckets,
-      entries: sorted,
-      refreshes: perId,
+      entries: Object.fromEntries(kinds.map((k) => [k, (this.kinds.get(k) as Runs).dense(first, buckets, ratio)])),
+      refreshes: Object.fromEntries(ids.map((id) => [id, this.refreshRuns.get(id)?.dense(first, buckets, ratio) ?? new Array(buckets).fill(0)])),
     };
   }
 }

@@ -29,6 +29,7 @@ export function summaryDocument(s: Summary) {
     // Added keys (SPEC §5 allows them): what an operator reads besides the rules.
     timeline: s.timeline,
     notes: s.notes,
+    notesTotal: s.notesTotal,
     diagnosis: s.diagnosis,
     ...(s.selection !== null ? { selection: selectionObject(s.selection) } : {}),
   };

@@ -219,7 +219,10 @@ function notesSection(s: Summary, o: TextOptions): string[] {
   const shown = o.all ? s.notes : s.notes.slice(0, VIOLATIONS_SHOWN);
   const out = ['', `${c.bold('Notes')}  ${c.dim('refresh gaps: no rule is broken, but the session stopped asking for a while')}`];
   for (const g of shown) out.push(`  ${escapeControls(g.requestId)}  ${g.message}  ${c.dim(`${g.from} to ${g.to}`)}`);
-  if (shown.length < s.notes.length) out.push(c.dim(`  … ${n(s.notes.length - shown.length)} more (--all lists them)`));
+  if (shown.length < s.notesTotal) {
+    const listed = s.notes.length > shown.length ? ' (--all lists them)' : '';
+    out.push(c.dim(`  … ${n(s.notesTotal - shown.length)} more${s.notesTotal > s.notes.length ? `; the first ${n(s.notes.length)} are kept` : ''}${listed}`));
+  }
   return out;
 }
 

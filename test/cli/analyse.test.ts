@@ -204,7 +204,7 @@ describe('JSON report', () => {
     expect(ran.stderr).toBe('');
     const doc = JSON.parse(ran.stdout);
     // The SPEC's keys, and the ones webmail-log adds (SPEC §5: keys may be added).
-    expect(Object.keys(doc)).toEqual(['schemaVersion', 'summary', 'requestIds', 'signatures', 'timeline', 'notes', 'diagnosis', 'violations']);
+    expect(Object.keys(doc)).toEqual(['schemaVersion', 'summary', 'requestIds', 'signatures', 'timeline', 'notes', 'notesTotal', 'diagnosis', 'violations']);
     expect(doc.schemaVersion).toBe(1);
     expect(doc.violations[0]).toEqual({
       rule: 'pair-order',
