@@ -12,7 +12,7 @@ import { CadenceTracker, gapNote, type GapNote } from './cadence.js';
 import { DiagnosisCollector, type Diagnosis } from './diagnosis.js';
 import type { Finding } from './finding.js';
 import { Pairing, pairingKey, type Lookup } from './pairing.js';
-import type { RuleId, Severities } from './rules.js';
+import type { Level, RuleId, Severities } from './rules.js';
 import { isEmptySelection, selects, type Selection } from './selection.js';
 import { Timeline, type TimelineSeries } from './timeline.js';
 
@@ -310,28 +310,27 @@ export class Analyser {
         if (s) s.refreshPairs++;
       }
     }
-    // Messages are made only for violations: most pairs are fine.
-    if (p.side === Side.Remote) {
-      this.reportAt(selected, 'pair-order', l.fileIndex, l.line, l.requestId, () => `remote-sync lookup (${this.place(p.fileIndex, p.line, l.fileIndex)}) came before the local lookup`);
+    // Messages are made only for violations, and without closures: a function that
+    // holds one gets a context allocated on every call, and pairs come by the million.
+    if (p.side === Side.Remote && this.wanted('pair-order', selected)) {
+      this.emit('pair-order', l.fileIndex, l.line, l.requestId, `remote-sync lookup (${this.place(p.fileIndex, p.line, l.fileIndex)}) came before the local lookup`);
     }
-    if (p.instant !== l.instant) {
-      this.reportAt(
-        selected,
+    if (p.instant !== l.instant && this.wanted('pair-same-second', selected)) {
+      this.emit(
         'pair-same-second',
         l.fileIndex,
         l.line,
         l.requestId,
-        () => `lookups of one refresh pair are ${duration(Math.abs(l.instant - p.instant))} apart (partner at ${this.place(p.fileIndex, p.line, l.fileIndex)})`,
+        `lookups of one refresh pair are ${duration(Math.abs(l.instant - p.instant))} apart (partner at ${this.place(p.fileIndex, p.line, l.fileIndex)})`,
       );
     }
   }
 
   private incomplete(p: Lookup): void {
     this.refresh(p);
-    const selected = selects(this.selection, p.instant, p.requestId, p.segment);
-    this.reportAt(selected, 'pair-incomplete', p.fileIndex, p.line, p.requestId, () =>
-      p.side === Side.Local ? 'local lookup has no remote-sync partner' : 'remote-sync lookup has no local partner',
-    );
+    if (!this.wanted('pair-incomplete', selects(this.selection, p.instant, p.requestId, p.segment))) return;
+    const message = p.side === Side.Local ? 'local lookup has no remote-sync partner' : 'remote-sync lookup has no local partner';
+    this.emit('pair-incomplete', p.fileIndex, p.line, p.requestId, message);
   }
 
   /** `line 117`, or `errors.log.1:117` when it is in another file than the finding. */
@@ -341,13 +340,17 @@ export class Analyser {
 
   /** Reports a finding at the entry being handled, when that entry is selected. */
   private report(rule: RuleId, fileIndex: number, line: number, requestId: string | null, message: string): void {
-    this.reportAt(this.current, rule, fileIndex, line, requestId, () => message);
+    if (this.wanted(rule, this.current)) this.emit(rule, fileIndex, line, requestId, message);
   }
 
-  private reportAt(selected: boolean, rule: RuleId, fileIndex: number, line: number, requestId: string | null, message: () => string): void {
-    const severity = this.settings.severities[rule];
-    if (severity === 'off' || !selected) return;
+  /** Whether a finding of `rule` at a place (selected or not) is reported. */
+  private wanted(rule: RuleId, selected: boolean): boolean {
+    return selected && this.settings.severities[rule] !== 'off';
+  }
+
+  private emit(rule: RuleId, fileIndex: number, line: number, requestId: string | null, message: string): void {
+    const severity = this.settings.severities[rule] as Level;
     this.violations[severity]++;
-    this.onFinding({ rule, severity, fileIndex, file: this.files[fileIndex], line, requestId, message: message() });
+    this.onFinding({ rule, severity, fileIndex, file: this.files[fileIndex], line, requestId, message });
   }
 }

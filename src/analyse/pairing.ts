@@ -30,8 +30,18 @@ export function pairingKey(requestId: string | null, segment: string | null): st
   return 'none';
 }
 
+/** A key's place for its pending lookup: made once, so that pairing does no Map churn. */
+interface Slot {
+  pending: Lookup | null;
+  /** Index in the active list, or -1. */
+  at: number;
+}
+
 export class Pairing {
-  private readonly pending = new Map<string, Lookup>();
+  /** One slot per key, never deleted: a delete and a set per pair would rehash the Map over and over. */
+  private readonly slots = new Map<string, Slot>();
+  /** Slots with a pending lookup, for the expiry scan. */
+  private readonly active: Slot[] = [];
   /** Lookups no longer pending, to be filled again: a long log makes millions of them. */
   private readonly spare: Lookup[] = [];
   /** The earliest instant among pending lookups (Infinity when none): skips scans. */
@@ -42,13 +52,30 @@ export class Pairing {
     private readonly events: PairingEvents,
   ) {}
 
+  private activate(slot: Slot): void {
+    slot.at = this.active.length;
+    this.active.push(slot);
+  }
+
+  private deactivate(slot: Slot): void {
+    const last = this.active.pop() as Slot;
+    if (last !== slot) {
+      this.active[slot.at] = last;
+      last.at = slot.at;
+    }
+    slot.at = -1;
+    slot.pending = null;
+  }
+
   /** Before a well-formed entry at `instant`: every lookup pending more than the window is incomplete. */
   advance(instant: number): void {
     if (instant - this.oldest <= this.windowSeconds) return;
     let oldest = Infinity;
-    for (const [key, p] of this.pending) {
+    for (let i = this.active.length - 1; i >= 0; i--) {
+      const slot = this.active[i];
+      const p = slot.pending as Lookup;
       if (instant - p.instant > this.windowSeconds) {
-        this.pending.delete(key);
+        this.deactivate(slot);
         this.events.incomplete(p);
         this.spare.push(p);
       } else if (p.instant < oldest) {
@@ -60,14 +87,19 @@ export class Pairing {
 
   /** The next lookup. `l` is not kept: the caller may reuse it. */
   lookup(l: Lookup): void {
-    const p = this.pending.get(l.key);
-    if (p !== undefined && p.side !== l.side) {
-      this.pending.delete(l.key);
+    let slot = this.slots.get(l.key);
+    if (slot === undefined) {
+      slot = { pending: null, at: -1 };
+      this.slots.set(l.key, slot);
+    }
+    const p = slot.pending;
+    if (p !== null && p.side !== l.side) {
+      this.deactivate(slot);
       this.events.pair(p, l);
       this.spare.push(p);
       return;
     }
-    if (p !== undefined) this.events.incomplete(p);
+    if (p !== null) this.events.incomplete(p);
     const kept = p ?? this.spare.pop() ?? { key: '', side: l.side, instant: 0, fileIndex: 0, line: 0, requestId: null, segment: null };
     kept.key = l.key;
     kept.side = l.side;
@@ -76,14 +108,20 @@ export class Pairing {
     kept.line = l.line;
     kept.requestId = l.requestId;
     kept.segment = l.segment;
-    this.pending.set(l.key, kept);
+    slot.pending = kept;
+    if (slot.at < 0) this.activate(slot);
     if (l.instant < this.oldest) this.oldest = l.instant;
   }
 
   /** End of input (or a live stream stopping): every pending lookup is incomplete. */
   finish(): void {
-    for (const p of this.pending.values()) this.events.incomplete(p);
-    this.pending.clear();
+    while (this.active.length > 0) {
+      const slot = this.active[0];
+      const p = slot.pending as Lookup;
+      this.deactivate(slot);
+      this.events.incomplete(p);
+      this.spare.push(p);
+    }
     this.oldest = Infinity;
   }
 }
