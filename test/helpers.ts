@@ -4,6 +4,7 @@
 import { compareFindings, type Finding } from '../src/analyse/finding.js';
 import { severities, type Severities } from '../src/analyse/rules.js';
 import type { Summary } from '../src/analyse/analyser.js';
+import type { Selection } from '../src/analyse/selection.js';
 import { StreamChecker } from '../src/pipeline.js';
 
 export const SRC = '/usr/share/roundcube/program/lib/Roundcube/rcube_db.php';
@@ -51,6 +52,8 @@ export interface Checked {
 export interface CheckOptions {
   pairWindow?: number;
   severities?: Partial<Severities>;
+  selection?: Selection | null;
+  gapSeconds?: number;
   /** Feed the bytes in chunks of this size, or of these sizes in turn (default: all at once). */
   chunk?: number | number[];
 }
@@ -62,7 +65,7 @@ export function check(input: FileText | [string, FileText][], opts: CheckOptions
   const files: [string, FileText][] = Array.isArray(input) ? input : [['errors.log', input]];
   const findings: Finding[] = [];
   const checker = new StreamChecker(
-    { pairWindow: opts.pairWindow ?? 30, severities: severities(opts.severities) },
+    { pairWindow: opts.pairWindow ?? 30, severities: severities(opts.severities), selection: opts.selection, gapSeconds: opts.gapSeconds },
     (f) => findings.push(f),
   );
   for (const [name, text] of files) {

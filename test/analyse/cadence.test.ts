@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { CadenceTracker, median } from '../../src/analyse/cadence.js';
+import { NOTES_KEPT } from '../../src/analyse/analyser.js';
+import { check, log, lookup, pair } from '../helpers.js';
+
+function clock(minutes: number): string {
+  return `${String(10 + Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:07`;
+}
+
+describe('cadence', () => {
+  it('takes the median of a histogram, the mean of the two middle values for an even count', () => {
+    expect(median(new Map([[60, 3]]))).toBe(60);
+    expect(median(new Map([[60, 1], [62, 1]]))).toBe(61);
+    expect(median(new Map([[1, 1], [60, 2], [900, 1]]))).toBe(60);
+    expect(median(new Map())).toBeNull();
+  });
+
+  it('tracks gaps between refreshes and reports the ones over the limit', () => {
+    const t = new CadenceTracker();
+    expect(t.add(0, 300)).toBeNull();
+    expect(t.add(60, 300)).toBeNull();
+    expect(t.add(1000, 300)).toEqual({ from: 60, seconds: 940 });
+    expect(t.add(990, 300)).toBeNull(); // a step back: a gap of 0
+    // Gaps 60, 940 and 0: the median is 60.
+    expect(t.result()).toEqual({ refreshes: 4, medianGapSeconds: 60, longestGapSeconds: 940 });
+  });
+
+  it('gives each request id its cadence and notes long gaps, which are no violations', () => {
+    const c = check(log(pair(clock(0)), pair(clock(1)), pair(clock(2)), pair(clock(20)), pair(clock(21))));
+    expect(c.summary.requestIds[0].refreshCadence).toEqual({ refreshes: 5, medianGapSeconds: 60, longestGapSeconds: 1080 });
+    expect(c.summary.notes).toEqual([
+      {
+        type: 'refresh-gap',
+        requestId: '3fa9c2d1',
+        from: '2026-11-21T10:02:07+01:00',
+        to: '2026-11-21T10:20:07+01:00',
+        seconds: 1080,
+        message: 'no refresh for 18 min',
+      },
+    ]);
+    expect(c.summary.violations).toEqual({ error: 0, warning: 0 });
+    expect(check(log(pair(clock(0)), pair(clock(20))), { gapSeconds: 1800 }).summary.notes).toEqual([]);
+  });
+
+  it('counts a lone lookup as a refresh too', () => {
+    const c = check(log(pair(clock(0)), lookup(clock(1), 'calendars'), pair(clock(2))));
+    expect(c.summary.requestIds[0].refreshCadence.refreshes).toBe(3);
+  });
+
+  it(`keeps the first ${NOTES_KEPT} notes and counts the rest`, () => {
+    // A refresh every two minutes, and a limit of one: every gap is noted.
+    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    const stamp = (i: number) => {
+      const d = new Date(Date.UTC(2026, 10, 1) + i * 120_000);
+      const p2 = (n: number) => String(n).padStart(2, '0');
+      return `${p2(d.getUTCDate())}-${months[d.getUTCMonth()]}-${d.getUTCFullYear()} ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:00 +0000`;
+    };
+    const c = check(log(...Array.from({ length: NOTES_KEPT + 6 }, (_, i) => pair(stamp(i)))), { gapSeconds: 60 });
+    expect(c.summary.notes).toHaveLength(NOTES_KEPT);
+    expect(c.summary.notesTotal).toBe(NOTES_KEPT + 5);
+  });
+});

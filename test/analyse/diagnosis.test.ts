@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { loginFailure } from '../../src/analyse/diagnosis.js';
+import { KNOWLEDGE } from '../../src/analyse/knowledge.js';
+import { check, log, lookup, pair, SEG, SRC } from '../helpers.js';
+
+const ids = (c: ReturnType<typeof check>) => c.summary.diagnosis.map((d) => d.id);
+const db = (t: string, code: string, message: string, request: string, id = '3fa9c2d1') =>
+  `[21-Nov-2026 ${t} +0100]: <${id}> DB Error: [${code}] ${message} (SQL Query: ${message === '' ? '' : 'SELECT 1'}) in ${SRC} on line 578 (${request})`;
+const imapLine = (t: string, text: string, id = 'bbbbbbbb') =>
+  `[21-Nov-2026 ${t} +0100]: <${id}> IMAP Error: ${text} in /usr/share/roundcube/program/lib/Roundcube/rcube_imap.php on line 211 (POST /${SEG}/x/index.php?_task=login&_action=login)`;
+
+describe('diagnosis', () => {
+  it('finds both calendar tables missing as one problem, with ids and first and last seen', () => {
+    const c = check(log(pair('10:00:00'), pair('10:01:00', { id: 'aaaaaaaa' })));
+    expect(c.summary.diagnosis).toHaveLength(1);
+    expect(c.summary.diagnosis[0]).toMatchObject({
+      id: 'calendar-tables-missing',
+      entries: 4,
+      requestIds: ['3fa9c2d1', 'aaaaaaaa'],
+      first: '2026-11-21T10:00:00+01:00',
+      last: '2026-11-21T10:01:00+01:00',
+    });
+    expect(c.summary.diagnosis[0].fix.join(' ')).toContain('bin/initdb.sh');
+  });
+
+  it('tells which one table is missing when only one is', () => {
+    expect(ids(check(log(lookup('10:00:00', 'calendars'))))).toEqual(['local-calendar-table-missing']);
+    expect(ids(check(log(lookup('10:00:00', 'caldav_calendars'))))).toEqual(['remote-calendar-table-missing']);
+  });
+
+  it('knows a locked and a read-only SQLite database', () => {
+    const refresh = `POST /${SEG}/x/index.php?_task=mail&_action=refresh`;
+    const c = check(log(db('10:00:00', '5', 'database is locked', refresh), db('10:00:01', '8', 'attempt to write a readonly database', refresh)));
+    expect(ids(c)).toEqual(['database-locked', 'database-readonly']);
+  });
+
+  it('knows empty DB errors on login and on the entry page, and only there', () => {
+    const c = check(
+      log(
+        db('10:00:00', '', '', `GET /${SEG}/x/index.php`),
+        db('10:00:01', '', '', `POST /${SEG}/x/index.php?login=1&post_login=46480620395438&_task=login&_action=login`),
+        db('10:00:02', '', '', `POST /${SEG}/x/index.php?_task=mail&_action=list`),
+      ),
+    );
+    expect(c.summary.diagnosis.map((d) => [d.id, d.entries])).toEqual([['empty-db-error', 2]]);
+  });
+
+  it('counts refused IMAP logins by user and client address, and tells an outage apart', () => {
+    const c = check(
+      log(
+        imapLine('10:00:00', 'Login failed for alice@example.test against 127.0.0.1 from 198.51.100.23. AUTHENTICATE PLAIN: Authentication failed.'),
+        imapLine('10:00:01', 'Login failed for alice@example.test against 127.0.0.1 from 198.51.100.23. AUTHENTICATE PLAIN: Authentication failed.'),
+        imapLine('10:00:02', 'Login failed for bob@example.test against 127.0.0.1 from 198.51.100.23. AUTHENTICATE PLAIN: Authentication failed.'),
+        imapLine('10:00:03', 'Login failed for alice@example.test against 127.0.0.1 from 203.0.113.5. Could not connect to 127.0.0.1:143: Connection refused'),
+      ),
+    );
+    expect(ids(c)).toEqual(['imap-login-failed', 'imap-unreachable']);
+    expect(c.summary.diagnosis[0].breakdown).toEqual([
+      { user: 'alice@example.test', client: '198.51.100.23', count: 2 },
+      { user: 'bob@example.test', client: '198.51.100.23', count: 1 },
+    ]);
+  });
+
+  it('reads the user and client of a login failure', () => {
+    expect(loginFailure('Login failed for a@b.c against imap.example.test from 2001:db8::1. x')).toEqual({ user: 'a@b.c', client: '2001:db8::1' });
+    expect(loginFailure('Login failed for a against h from 10.0.0.1')).toEqual({ user: 'a', client: '10.0.0.1' });
+    expect(loginFailure('Something else')).toBeNull();
+  });
+
+  it('has nothing to say about a log without known signatures', () => {
+    expect(check(log(db('10:00:00', 'HY000', 'no such column: x', `POST /${SEG}/x/index.php?_task=mail&_action=refresh`))).summary.diagnosis).toEqual([]);
+  });
+
+  it('keeps its knowledge complete: meaning, fixes and an example for every case', () => {
+    for (const k of KNOWLEDGE) {
+      expect(k.meaning.length, k.id).toBeGreaterThan(40);
+      expect(k.fix.length, k.id).toBeGreaterThan(0);
+      expect(k.example.length, k.id).toBeGreaterThan(0);
+    }
+  });
+});
