@@ -69,11 +69,6 @@ export function civilFromSeconds(seconds: number): CivilTime {
   return { year, month, day, hour, minute, second };
 }
 
-/** Seconds since the epoch of a wall-clock time read as if it were UTC. */
-export function civilSeconds(t: CivilTime): number {
-  return daysFromCivil(t.year, t.month, t.day) * 86400 + t.hour * 3600 + t.minute * 60 + t.second;
-}
-
 function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
 }

@@ -1,33 +1,15 @@
 // run() with a stand-in for the process: cases a spawned child cannot show (a terminal).
 
 import { describe, expect, it, vi } from 'vitest';
-import { chooseChalk, run, type Io } from '../../src/cli.js';
+import { chooseChalk, run } from '../../src/cli.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processIo } from '../../src/io.js';
+import { fakeIo } from '../fake-io.js';
 import { log, pair } from '../helpers.js';
 
-function io(over: Partial<Io> = {}): Io & { outText: string; errText: string } {
-  const o = {
-    outText: '',
-    errText: '',
-    stdinIsTTY: false,
-    stdinIsLive: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    onInterrupt: () => () => {},
-    env: {},
-    out(text: string) {
-      o.outText += text;
-    },
-    err(text: string) {
-      o.errText += text;
-    },
-    ...over,
-  };
-  return o;
-}
+const io = fakeIo;
 
 describe('run', () => {
   it('prints its help instead of waiting on a terminal when no input is named', async () => {

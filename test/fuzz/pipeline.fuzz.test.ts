@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { run, type Io } from '../../src/cli.js';
+import { run } from '../../src/cli.js';
+import { fakeIo } from '../fake-io.js';
 import { check } from '../helpers.js';
 import { damagedLog, randomBytes, trueLineCount } from './arbitraries.js';
 
@@ -44,26 +45,6 @@ describe('fuzz: the pipeline in memory', () => {
 });
 
 const dir = mkdtempSync(join(tmpdir(), 'webmail-log-fuzz-'));
-
-function fakeIo(): Io & { outText: string; errText: string } {
-  const o = {
-    outText: '',
-    errText: '',
-    stdinIsTTY: false,
-    stdinIsLive: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    env: {},
-    onInterrupt: () => () => {},
-    out(text: string) {
-      o.outText += text;
-    },
-    err(text: string) {
-      o.errText += text;
-    },
-  };
-  return o;
-}
 
 describe('fuzz: files and gzip through the command', () => {
   let n = 0;
