@@ -43,18 +43,29 @@ function setup() {
 
 const opts = (signal: AbortSignal, fromStart = false) => ({ fromStart, pollMs: 20, flushAfterMs: 50, signal });
 
+/** Follows `path`; with `opened`, waits until the follower has opened it (it starts at the end). */
+async function follow(path: string, { fromStart = false, opened = true } = {}) {
+  const r = recorder();
+  const stop = new AbortController();
+  const done = followFile(path, r, opts(stop.signal, fromStart));
+  if (opened) await until(() => r.bases.length > 0);
+  return {
+    r,
+    finish: async () => {
+      stop.abort();
+      await done;
+    },
+  };
+}
+
 describe('followFile', () => {
   it('starts after the last complete line, with the lines before it counted', async () => {
     const { path } = setup();
     writeFileSync(path, 'one\ntwo\nhalf');
-    const r = recorder();
-    const stop = new AbortController();
-    const done = followFile(path, r, opts(stop.signal));
-    await until(() => r.bases.length > 0);
+    const { r, finish } = await follow(path);
     appendFileSync(path, ' line\nthree\n');
     await until(() => r.text().includes('three'));
-    stop.abort();
-    await done;
+    await finish();
     expect(r.bases[0]).toBe(2);
     expect(r.text()).toBe('half line\nthree\n');
   });
@@ -62,33 +73,24 @@ describe('followFile', () => {
   it('reads what is there first with fromStart', async () => {
     const { path } = setup();
     writeFileSync(path, 'one\n');
-    const r = recorder();
-    const stop = new AbortController();
-    const done = followFile(path, r, opts(stop.signal, true));
+    const { r, finish } = await follow(path, { fromStart: true, opened: false });
     await until(() => r.text() === 'one\n');
-    stop.abort();
-    await done;
+    await finish();
   });
 
   it('waits for a file that does not exist yet, then reads it from its start', async () => {
     const { path } = setup();
-    const r = recorder();
-    const stop = new AbortController();
-    const done = followFile(path, r, opts(stop.signal));
+    const { r, finish } = await follow(path, { opened: false });
     await sleep(60);
     writeFileSync(path, 'first\n');
     await until(() => r.text() === 'first\n');
-    stop.abort();
-    await done;
+    await finish();
   });
 
   it('drains a renamed file, then switches to the new one, losing and repeating nothing', async () => {
     const { path } = setup();
     writeFileSync(path, '');
-    const r = recorder();
-    const stop = new AbortController();
-    const done = followFile(path, r, opts(stop.signal));
-    await until(() => r.bases.length > 0);
+    const { r, finish } = await follow(path);
     const written: string[] = [];
     for (let i = 0; i < 300; i++) {
       const line = `entry ${i}\n`;
@@ -98,8 +100,7 @@ describe('followFile', () => {
       if (i % 25 === 0) await sleep(5);
     }
     await until(() => r.text().length === written.join('').length);
-    stop.abort();
-    await done;
+    await finish();
     expect(r.text()).toBe(written.join(''));
     expect(r.bases).toContain(0);
   });
@@ -107,18 +108,14 @@ describe('followFile', () => {
   it('starts again at 0 when the file is truncated (copytruncate)', async () => {
     const { path } = setup();
     writeFileSync(path, '');
-    const r = recorder();
-    const stop = new AbortController();
-    const done = followFile(path, r, opts(stop.signal));
-    await until(() => r.bases.length > 0);
+    const { r, finish } = await follow(path);
     appendFileSync(path, 'before one\nbefore two\n');
     await until(() => r.text().includes('before two'));
     truncateSync(path, 0);
     await sleep(80);
     appendFileSync(path, 'after\n');
     await until(() => r.text().includes('after'));
-    stop.abort();
-    await done;
+    await finish();
     expect(r.text()).toBe('before one\nbefore two\nafter\n');
     expect(r.parts.at(-1)).toBe('after\n');
   });
@@ -126,15 +123,11 @@ describe('followFile', () => {
   it('flushes once the file goes quiet', async () => {
     const { path } = setup();
     writeFileSync(path, '');
-    const r = recorder();
-    const stop = new AbortController();
-    const done = followFile(path, r, opts(stop.signal));
-    await until(() => r.bases.length > 0);
+    const { r, finish } = await follow(path);
     appendFileSync(path, 'x\n');
     await until(() => r.flushes === 1);
     await sleep(120);
-    stop.abort();
-    await done;
+    await finish();
     expect(r.flushes).toBe(1);
   });
 });
