@@ -4,35 +4,21 @@
 import { KNOWLEDGE, type Knowledge } from './analyse/knowledge.js';
 import { RULE_HELP } from './analyse/rule-help.js';
 import { RULES, type Rule } from './analyse/rules.js';
+import { wrap } from './report/wrap.js';
 
 const WIDTH = 88;
-
-function wrap(text: string, indent = ''): string {
-  const lines: string[] = [];
-  let line = indent;
-  for (const word of text.split(' ')) {
-    if (line.trim() !== '' && line.length + 1 + word.length > WIDTH) {
-      lines.push(line);
-      line = indent + word;
-    } else {
-      line = line.trim() === '' ? indent + word : `${line} ${word}`;
-    }
-  }
-  if (line.trim() !== '') lines.push(line);
-  return lines.join('\n');
-}
 
 function ruleText(r: Rule): string {
   const h = RULE_HELP[r.id];
   return [
     `${r.id}  (rule, default severity ${r.severity})`,
     '',
-    wrap(`Broken when ${r.summary}.`),
+    wrap(`Broken when ${r.summary}.`, WIDTH, ''),
     '',
-    wrap(h.description),
+    wrap(h.description, WIDTH, ''),
     '',
     'What to do:',
-    wrap(h.help, '  '),
+    wrap(h.help, WIDTH, '  ', '  '),
     '',
     'Example:',
     ...h.example.map((l) => `  ${l}`),
@@ -45,10 +31,10 @@ function knowledgeText(k: Knowledge): string {
     `${k.id}  (diagnosis)`,
     k.title,
     '',
-    wrap(k.meaning),
+    wrap(k.meaning, WIDTH, ''),
     '',
     'What to do:',
-    ...k.fix.map((f) => `  → ${wrap(f, '    ').trimStart()}`),
+    ...k.fix.map((f) => `  → ${wrap(f, WIDTH, '    ', '    ').trimStart()}`),
     '',
     'Example:',
     ...k.example.map((l) => `  ${l}`),

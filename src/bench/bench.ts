@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateLog, type GroundTruth } from './generate.js';
 import { hostileBench } from './hostile.js';
+import { markdownTable } from './table.js';
 
 /** Bump when the generator's output changes, so cached logs are made anew. */
 const GENERATOR_VERSION = 1;
@@ -109,14 +110,7 @@ function table(sizeMB: number, bytes: number, rows: Row[]): string {
     r.rssMiB === null ? '-' : r.rssMiB.toFixed(0),
     r.note,
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
-  return [
-    `${sizeMB} MB log (${(bytes / MB).toFixed(0)} MB, warm cache):`,
-    line(head),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...body.map(line),
-  ].join('\n');
+  return `${sizeMB} MB log (${(bytes / MB).toFixed(0)} MB, warm cache):\n${markdownTable(head, body)}`;
 }
 
 const sizes = argValue('--sizes', '100,1000').split(',').map(Number).filter((n) => n > 0);

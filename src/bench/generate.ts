@@ -2,9 +2,8 @@
 // violations planted at known places: the benchmark's input and its ground truth.
 
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { isoAt } from '../parse/calendar.js';
+import { isoAt, MONTH_NAMES } from '../parse/calendar.js';
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const SRC = '/usr/share/roundcube/program/lib/Roundcube/rcube_db.php';
 const IMAP_SRC = '/usr/share/roundcube/program/lib/Roundcube/rcube_imap.php';
 
@@ -43,7 +42,7 @@ function stamp(instant: number): string {
   const iso = isoAt(instant, 3600, false);
   const [date, time] = iso.split('T');
   const [y, m, d] = date.split('-');
-  return `[${d}-${MONTHS[Number(m) - 1]}-${y} ${time.slice(0, 8)} +0100]`;
+  return `[${d}-${MONTH_NAMES[Number(m) - 1]}-${y} ${time.slice(0, 8)} +0100]`;
 }
 
 /** Writes about `targetBytes` of log to `path` and returns what a correct check finds there. */

@@ -4,6 +4,7 @@
 
 import { severities } from '../analyse/rules.js';
 import { StreamChecker } from '../pipeline.js';
+import { markdownTable } from './table.js';
 
 const MB = 1e6;
 const TARGET_MS_PER_MB = 50;
@@ -71,9 +72,7 @@ export function hostileBench(write: (text: string) => void): boolean {
     if (worst >= TARGET_MS_PER_MB) ok = false;
     rows.push([JSON.stringify(name), ...times.map((t) => t.toFixed(1)), worst.toFixed(1)]);
   }
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
-  write([line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n');
+  write(markdownTable(head, rows) + '\n');
   write(`  every shape under ${TARGET_MS_PER_MB} ms/MB: ${ok ? 'met' : 'NOT met'}\n\n`);
   return ok;
 }

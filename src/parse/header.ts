@@ -2,6 +2,7 @@
 // on every input line, so it makes no string unless a zone name has to be looked up.
 
 import { daysFromCivil, daysInMonth, monthNumberAt } from './calendar.js';
+import { isDigit } from './bytes.js';
 import { namedZone } from './zone.js';
 
 const OPEN = 0x5b; // [
@@ -15,10 +16,6 @@ const GT = 0x3e; // >
 
 /** Offset of the zone token from the start of a header line. */
 const ZONE_AT = 22;
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
 
 function isLetter(c: number): boolean {
   return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);

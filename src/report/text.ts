@@ -7,6 +7,7 @@ import type { Summary } from '../analyse/analyser.js';
 import type { Finding } from '../analyse/finding.js';
 import { RULES } from '../analyse/rules.js';
 import { escapeControls } from './escape.js';
+import { wrap } from './wrap.js';
 
 export interface TextOptions {
   chalk: ChalkInstance;
@@ -54,22 +55,6 @@ function bucketName(seconds: number): string {
   if (seconds % 86400 === 0) return `${seconds / 86400} day`;
   if (seconds % 3600 === 0) return `${seconds / 3600} h`;
   return `${seconds / 60} min`;
-}
-
-/** Text wrapped to `width` columns, each line after the first indented. */
-function wrap(text: string, width: number, indent: string): string {
-  const out: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      out.push(line);
-      line = indent + word;
-    } else {
-      line = line === '' ? word : `${line} ${word}`;
-    }
-  }
-  if (line !== '') out.push(line);
-  return out.join('\n');
 }
 
 function gapText(seconds: number | null): string {
