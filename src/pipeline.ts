@@ -36,6 +36,10 @@ export class FileFeed implements ParsedFeed {
     this.assembler.push(chunk);
   }
 
+  startMidEntry(): void {
+    this.assembler.startMidEntry();
+  }
+
   entry(e: Entry): void {
     this.analyser.entry(e);
   }
@@ -46,6 +50,11 @@ export class FileFeed implements ParsedFeed {
 
   countLines(lines: number): void {
     this.analyser.countLines(lines);
+  }
+
+  /** Lines skipped before the first entry of an input read from its middle (stdin). */
+  get skippedLines(): number {
+    return this.assembler.skippedLines;
   }
 
   /** The input went quiet: hand on the entry it was writing (SPEC: nothing held back forever). */
@@ -77,9 +86,14 @@ export class StreamChecker {
     this.analyser = new Analyser(settings, onFinding);
   }
 
-  /** The next input of the stream, named as given (`-` for stdin). */
+  /**
+   * The next input of the stream, named as given (`-` for stdin). Stdin is read from
+   * wherever it was cut, so its lines before the first entry are no orphans (SPEC §1).
+   */
   addFile(name: string): FileFeed {
-    return new FileFeed(this.analyser, this.analyser.addFile(name));
+    const feed = new FileFeed(this.analyser, this.analyser.addFile(name));
+    if (name === '-') feed.startMidEntry();
+    return feed;
   }
 
   /** End of the stream: decides what is pending and gives the summary. */

@@ -73,6 +73,8 @@ async function readToEnd(input: Input, feed: FileFeed, opts: ReadOptions, live: 
     clearTimeout(timer);
     // What was read of a failing input is still counted and checked.
     feed.end();
+    const skipped = feed.skippedLines;
+    if (skipped > 0) opts.note?.(`${input.name === '-' ? 'stdin' : input.name} began mid-entry: ${skipped} line${skipped === 1 ? '' : 's'} before its first entry skipped`);
   }
 }
 

@@ -57,6 +57,9 @@ export class Assembler {
   private seenEntry = false;
   /** Lines of the file before the first byte fed (reading began at an offset). */
   private lineBase = 0;
+  /** Reading began mid-entry: lines before the first entry counted here (-1: not counting). */
+  private skipped = -1;
+  private counting = false;
 
   constructor(private readonly sink: AssemblySink) {}
 
@@ -68,6 +71,21 @@ export class Assembler {
   startAt(lineBase: number): void {
     this.lineBase = lineBase;
     this.seenEntry = lineBase > 0;
+  }
+
+  /**
+   * Reading begins wherever the input was cut (stdin: `tail` cuts mid-entry, SPEC §1):
+   * lines before the first entry are counted, and counted as skipped, not as orphans.
+   */
+  startMidEntry(): void {
+    this.seenEntry = true;
+    this.skipped = 0;
+    this.counting = true;
+  }
+
+  /** Lines skipped before the first entry since startMidEntry. */
+  get skippedLines(): number {
+    return Math.max(0, this.skipped);
   }
 
   /**
@@ -164,8 +182,11 @@ export class Assembler {
       this.openLine = this.lineBase + this.lines;
       this.openCut = lineCut;
       this.seenEntry = true;
+      this.counting = false;
     } else if (this.open >= 0) {
       this.openCut ||= lineCut;
+    } else if (this.counting) {
+      this.skipped++;
     } else if (!this.seenEntry) {
       if (isBlank(view, start, end)) {
         this.inOrphanRun = false;

@@ -5,11 +5,13 @@
 
 import { ascii, indexIn, isDigit, isSpace, isUpper, lastIndexIn, matchAt } from './bytes.js';
 
-const DB_ERROR = ascii('DB Error: ');
+/** A body starting so is a DB Error, well-shaped or not (SPEC §1: `DB Error:x` is a malformed one). */
+const DB_ERROR = ascii('DB Error:');
 const ERROR = ascii(' Error: ');
 const PHP = ascii('PHP ');
-const SQL_QUERY = ascii('(SQL Query:');
-const SPACE_SQL_QUERY = ascii(' (SQL Query:');
+// The space after the colon is part of the shape: `(SQL Query:q)` is malformed.
+const SQL_QUERY = ascii('(SQL Query: ');
+const SPACE_SQL_QUERY = ascii(' (SQL Query: ');
 const ON_LINE = ascii(' on line ');
 const IN = ascii(') in ');
 
@@ -103,7 +105,7 @@ export function scanRequest(buf: Uint8Array, from: number, to: number, p: Parts)
 }
 
 /**
- * Takes apart a body that starts with `DB Error: `:
+ * Takes apart a body that starts with `DB Error:`:
  * `DB Error: [<code>] <message> (SQL Query: <query>) in <file> on line <n> (<request>)`.
  * Writes the parts into `p` and returns true, or false when the shape is not there.
  */
@@ -114,7 +116,8 @@ export function scanDbError(buf: Uint8Array, at: number, end: number, p: Parts):
 /** The head of a DB Error: code, message, and where the query starts. */
 export function scanDbHead(buf: Uint8Array, at: number, end: number, p: Parts): boolean {
   let i = at + DB_ERROR.length;
-  if (i >= end || buf[i] !== 0x5b /* [ */) return false;
+  if (i + 1 >= end || buf[i] !== 0x20 || buf[i + 1] !== 0x5b /* [ */) return false;
+  i++;
   let codeEnd = i + 1;
   while (codeEnd < end && buf[codeEnd] !== 0x5d /* ] */) codeEnd++;
   if (codeEnd + 1 >= end || buf[codeEnd + 1] !== 0x20) return false;
@@ -131,7 +134,6 @@ export function scanDbHead(buf: Uint8Array, at: number, end: number, p: Parts): 
     if (messageEnd < 0) return false;
     queryStart = messageEnd + SPACE_SQL_QUERY.length;
   }
-  if (queryStart < end && buf[queryStart] === 0x20) queryStart++;
   p.codeStart = codeStart;
   p.codeEnd = codeEnd;
   p.messageStart = codeEnd + 2;
@@ -152,8 +154,12 @@ export function scanDbTail(buf: Uint8Array, at: number, end: number, p: Parts): 
   while (digitsStart > at && isDigit(buf[digitsStart - 1])) digitsStart--;
   if (digitsStart === digitsEnd || !matchAt(buf, digitsStart - ON_LINE.length, digitsEnd, ON_LINE)) return false;
   const fileEnd = digitsStart - ON_LINE.length;
+  // The source file, like the rest of the tail, is on the entry's last line (SPEC §1): its
+  // `) in ` is searched for no earlier than that line's start.
+  let lastLine = fileEnd;
+  while (lastLine > p.queryStart && buf[lastLine - 1] !== 0x0a) lastLine--;
   // The source file is not empty, so its `) in ` starts at least one byte before fileEnd - 5.
-  const queryEnd = lastIndexIn(buf, IN, p.queryStart, fileEnd - IN.length - 1, fileEnd);
+  const queryEnd = lastIndexIn(buf, IN, lastLine, fileEnd - IN.length - 1, fileEnd);
   if (queryEnd < p.queryStart) return false;
   let line = 0;
   for (let d = digitsStart; d < digitsEnd; d++) line = line * 10 + buf[d] - 0x30;

@@ -5,7 +5,7 @@
 import { kindAt, newParts, scanDbHead, scanDbTail, scanRequest } from './body.js';
 import { bodyStart, readStamp, requestIdClose, stampProblem } from './header.js';
 import { Interner } from './intern.js';
-import { RequestCode, requestCodeAt, segmentEnd } from './request.js';
+import { RequestCode, requestCodeAt, segmentEnd, segmentStart } from './request.js';
 import { Side, sideOfTable, tableAfterFrom, tableNameAt } from './table.js';
 
 /** A DB error's code and message, made once per distinct pair. */
@@ -179,5 +179,5 @@ export function readEntry(
 /** The session segment of the request just scanned into `parts`. */
 function segmentOf(buf: Buffer): string | null {
   const end = segmentEnd(buf, parts.pathStart, parts.pathEnd);
-  return end < 0 ? null : segments.get(buf, parts.pathStart + 1, end, latin1);
+  return end < 0 ? null : segments.get(buf, segmentStart(buf, parts.pathStart, end), end, latin1);
 }

@@ -53,29 +53,35 @@ function isLower(c: number): boolean {
 }
 
 /**
- * End of the session segment (`cpsess0123456789`: a lowercase prefix and 10 digits) that
- * the path [start, end) starts with, after its `/`; or -1: a path without one is no error.
+ * End of the session segment of the path [start, end), or -1: a path without one is no
+ * error. The segment is the text between the path's first and second `/` (SPEC §1), and
+ * it is one only as a lowercase prefix and exactly 10 digits (`cpsess0123456789`); so
+ * `/cpsess0123456789?_task=mail`, with no second `/`, has none. It starts at segmentStart.
  */
 export function segmentEnd(buf: Uint8Array, start: number, end: number): number {
-  if (start >= end || buf[start] !== 0x2f /* / */) return -1;
-  let stop = start + 1;
-  while (stop < end) {
-    const c = buf[stop];
-    if (c === 0x2f || c === 0x3f /* ? */ || c === 0x23 /* # */) break;
-    stop++;
-  }
+  const first = segmentStart(buf, start, end) - 1;
+  if (first < 0) return -1;
+  let stop = first + 1;
+  while (stop < end && buf[stop] !== 0x2f /* / */) stop++;
+  if (stop === end) return -1;
   const digitsStart = stop - 10;
-  if (digitsStart < start + 2) return -1;
-  for (let i = start + 1; i < digitsStart; i++) if (!isLower(buf[i])) return -1;
+  if (digitsStart < first + 2) return -1;
+  for (let i = first + 1; i < digitsStart; i++) if (!isLower(buf[i])) return -1;
   for (let i = digitsStart; i < stop; i++) if (!isDigit(buf[i])) return -1;
   return stop;
+}
+
+/** Just after the path's first `/`, or 0 when it has none. */
+export function segmentStart(buf: Uint8Array, start: number, end: number): number {
+  for (let i = start; i < end; i++) if (buf[i] === 0x2f) return i + 1;
+  return 0;
 }
 
 /** The session segment of a path, or null. */
 export function sessionSegment(path: string): string | null {
   const bytes = Buffer.from(path);
   const end = segmentEnd(bytes, 0, bytes.length);
-  return end < 0 ? null : path.slice(1, end);
+  return end < 0 ? null : bytes.toString('latin1', segmentStart(bytes, 0, bytes.length), end);
 }
 
 const POST = ascii('POST');

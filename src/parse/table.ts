@@ -12,30 +12,38 @@ function isNameChar(c: number): boolean {
 
 const CLOSERS: Record<string, string> = { '`': '`', '"': '"', '[': ']' };
 
+/** White space, `.`, `,`, `;`, `(`, `)`, a quote or a bracket: where an unquoted name ends. */
+function endsUnquotedName(c: number): boolean {
+  switch (c) {
+    case 0x20: case 0x09: case 0x0a: case 0x0b: case 0x0c: case 0x0d:
+    case 0x2e: case 0x2c: case 0x3b: case 0x28: case 0x29:
+    case 0x22: case 0x27: case 0x60: case 0x5b: case 0x5d:
+      return true;
+    default:
+      return false;
+  }
+}
+
 /**
  * The last part of a possibly quoted, possibly schema-qualified table name at `at`
  * (`main."rc_calendars"` → `rc_calendars`), or null when no name stands there.
- * `unclosed` collects the quote characters with no closer left in the text: searching
- * for them again could only fail, and would make many `FROM "` quadratic.
  */
-export function tableNameAt(text: string, at: number, unclosed: Set<string> = new Set()): string | null {
+export function tableNameAt(text: string, at: number): string | null {
   let i = at;
   let last: string | null = null;
   for (;;) {
     const closer = CLOSERS[text[i]];
     let part: string;
     if (closer !== undefined) {
-      if (unclosed.has(closer)) return last;
       const end = text.indexOf(closer, i + 1);
-      if (end < 0) {
-        unclosed.add(closer);
-        return last;
-      }
+      if (end < 0) return last;
       part = text.slice(i + 1, end);
       i = end + 1;
     } else {
+      // An unquoted name runs to white space or punctuation (SPEC §2); whether all of it
+      // makes a calendar table is sideOfTable's question (`calendars-old` does not).
       const start = i;
-      while (i < text.length && isNameChar(text.charCodeAt(i))) i++;
+      while (i < text.length && !endsUnquotedName(text.charCodeAt(i))) i++;
       if (i === start) return last;
       part = text.slice(start, i);
     }
@@ -47,15 +55,13 @@ export function tableNameAt(text: string, at: number, unclosed: Set<string> = ne
 
 const FROM = /\bfrom\s+/gi;
 
-/** The table of the query's first `FROM <name>` (keywords in any case), or null. */
+/**
+ * The table of the query's first `FROM` (a whole word, in any case, then white space), or
+ * null: only the first counts, so `FROM (SELECT … FROM calendars)` names no table.
+ */
 export function tableAfterFrom(query: string): string | null {
   FROM.lastIndex = 0;
-  const unclosed = new Set<string>();
-  for (let m = FROM.exec(query); m !== null; m = FROM.exec(query)) {
-    const name = tableNameAt(query, FROM.lastIndex, unclosed);
-    if (name !== null) return name;
-  }
-  return null;
+  return FROM.exec(query) === null ? null : tableNameAt(query, FROM.lastIndex);
 }
 
 /** Remote for a name ending in `caldav_calendars`, local for another ending in `calendars` (prefix: letters, digits, `_`). */

@@ -68,12 +68,24 @@ describe('inputs', () => {
   });
 
   it('gives the same findings for a file and for the same bytes on stdin', async () => {
-    const text = log('junk', pair('10:00:07'), lookup('10:00:08', 'caldav_calendars'), imap('09:00:00', { id: 'XY' }));
+    const text = log(pair('10:00:07'), lookup('10:00:08', 'caldav_calendars'), imap('09:00:00', { id: 'XY' }));
     const fromFile = JSON.parse((await cli(['analyse', '--format', 'json', file('same.log', text)])).stdout);
     const fromPipe = JSON.parse((await cli(['analyse', '--format', 'json', '-'], { stdin: text })).stdout);
     const strip = (d: { violations: { file: string }[] }) => d.violations.map((v) => ({ ...v, file: undefined }));
     expect(strip(fromPipe)).toEqual(strip(fromFile));
     expect(fromPipe.summary).toEqual(fromFile.summary);
+  });
+
+  it('reads stdin that starts mid-entry (tail cut it) without a malformed finding; a file keeps the rule', async () => {
+    const text = log('                WHERE user_id = \'1\'', "                ORDER BY name) in /x.php on line 578 (POST /cpsess0123456789/x/?_task=mail&_action=refresh)", ...pair('10:00:07'));
+    const piped = await cli(['analyse', '--format', 'json', '-'], { stdin: text });
+    expect(piped.status).toBe(0);
+    expect(piped.stderr).toBe('webmail-log: note: stdin began mid-entry: 2 lines before its first entry skipped\n');
+    const doc = JSON.parse(piped.stdout);
+    expect(doc.summary).toMatchObject({ lines: 4, entries: 2, malformedEntries: 0, violations: { error: 0, warning: 0 } });
+    const fromFile = await cli(['analyse', '--format', 'json', file('cut.log', text)]);
+    expect(fromFile.status).toBe(1);
+    expect(JSON.parse(fromFile.stdout).violations.map((v: { rule: string; line: number }) => `${v.rule}@${v.line}`)).toEqual(['malformed@1']);
   });
 
   it('reads several inputs as one stream, a rotation set oldest first', async () => {

@@ -17,7 +17,8 @@ function stamp(i: number): string {
 }
 
 function buildLog(): string {
-  const parts: string[] = ['junk before the first entry', ''];
+  // No text before the first entry: stdin would skip it (SPEC §1) where a file reports it.
+  const parts: string[] = [''];
   for (let i = 0; parts.join('\n').length < 700_000 && i < 100_000; i++) {
     const t = stamp(i);
     const id = ['aaaaaaaa', 'bbbbbbbb', 'NOT-HEX1'][i % 3];

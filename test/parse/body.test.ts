@@ -47,9 +47,13 @@ describe('entry kind', () => {
     expect(entryKind('PHP Deprecated:  x')).toBe('PHP');
   });
 
+  it('reads `DB Error:` without its space as a DB Error (a malformed one: SPEC §1)', () => {
+    expect(entryKind('DB Error:x')).toBe('DB');
+    expect(entryKind('DB Error:')).toBe('DB');
+  });
+
   it('gives text for anything else', () => {
     expect(entryKind('Db Error: x')).toBe('text');
-    expect(entryKind('DB Error:x')).toBe('text');
     expect(entryKind('Error: x')).toBe('text');
     expect(entryKind('IMAP2 Error: x')).toBe('text');
     expect(entryKind('PHP is fine')).toBe('text');
@@ -134,8 +138,24 @@ describe('DB Error body', () => {
       `[1] x (SQL Query: q) in ${SRC} on line 1 ( )`,
       `connection lost (${REFRESH})`,
       '',
+      // SPEC §1: the punctuation is exact, and the tail stands on the entry's last line.
+      `[1] x (SQL Query:q) in ${SRC} on line 1 (${REFRESH})`,
+      `[1] x (SQL Query:) in ${SRC} on line 1 (${REFRESH})`,
+      `[1] x (SQL Query: q) in /usr/share/\nroundcube/rcube_db.php on line 1 (${REFRESH})`,
+      `[1] x (SQL Query: q) in ${SRC}\n on line 1 (${REFRESH})`,
     ]) {
       expect(db(rest), rest).toBeNull();
     }
+    for (const whole of ['DB Error:x', `DB Error:[1] x (SQL Query: q) in ${SRC} on line 1 (${REFRESH})`, `DB Error:  [1] x (SQL Query: q) in ${SRC} on line 1 (${REFRESH})`]) {
+      expect(parseDbError(whole), whole).toBeNull();
+    }
+  });
+
+  it('reads a query that ends on the last line, beside the tail', () => {
+    expect(db(`[1] x (SQL Query: SELECT *\n FROM calendars\n ORDER BY name) in ${SRC} on line 578 (${REFRESH})\n`)).toMatchObject({
+      query: 'SELECT *\n FROM calendars\n ORDER BY name',
+      sourceFile: SRC,
+    });
+    expect(db(`[1] x (SQL Query: SELECT 1\n) in ${SRC} on line 578 (${REFRESH})`)?.query).toBe('SELECT 1\n');
   });
 });

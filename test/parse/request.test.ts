@@ -2,10 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { isRefresh, requestKind, sessionSegment } from '../../src/parse/request.js';
 
 describe('session segment', () => {
-  it('reads a lowercase prefix and 10 digits at the start of the path', () => {
+  it("reads a lowercase prefix and 10 digits between the path's first and second `/`", () => {
     expect(sessionSegment('/cpsess0123456789/3rdparty/roundcube/index.php')).toBe('cpsess0123456789');
     expect(sessionSegment('/cpsess0123456789/?_task=mail')).toBe('cpsess0123456789');
-    expect(sessionSegment('/cpsess0123456789?x=1')).toBe('cpsess0123456789');
+  });
+
+  it('finds none without a second `/` (SPEC §1)', () => {
+    expect(sessionSegment('/cpsess0123456789?x=1')).toBeNull();
+    expect(sessionSegment('/cpsess0123456789')).toBeNull();
+    expect(sessionSegment('/cpsess0123456789#a/b')).toBeNull();
+    expect(sessionSegment('/cpsess0123456789?a=/b')).toBeNull();
   });
 
   it('finds none elsewhere or of another shape', () => {

@@ -16,17 +16,24 @@ describe('table names', () => {
     expect(tableAfterFrom("SELECT *, calendar_id AS id FROM calendars WHERE user_id = '1'")).toBe('calendars');
     expect(tableAfterFrom('select * from\n    caldav_calendars')).toBe('caldav_calendars');
     expect(tableAfterFrom('SELECT * FROM (SELECT 1) x, calendars')).toBe(null);
-    expect(tableAfterFrom('SELECT * FROM (SELECT * FROM calendars) x')).toBe('calendars');
+    // Only the first FROM counts (SPEC §2): a subquery after it names no table.
+    expect(tableAfterFrom('SELECT * FROM (SELECT * FROM calendars) x')).toBeNull();
+    expect(tableAfterFrom('SELECT * FROM events e JOIN (SELECT * FROM calendars) c')).toBe('events');
     expect(tableAfterFrom('SELECT a_from FROM caldav_calendars')).toBe('caldav_calendars');
     expect(tableAfterFrom('')).toBeNull();
   });
 
-  it('does not look again for a quote that has no closer (many `FROM [` stay linear)', () => {
-    const unclosed = new Set<string>();
-    expect(tableNameAt('[calendars', 0, unclosed)).toBeNull();
-    expect([...unclosed]).toEqual([']']);
-    expect(tableNameAt('[calendars]', 0, unclosed)).toBeNull();
-    expect(tableAfterFrom('FROM ['.repeat(50_000) + ' FROM calendars')).toBe('calendars');
+  it('ends an unquoted name at white space or punctuation, and stays linear on hostile text', () => {
+    expect(tableAfterFrom('SELECT * FROM calendars-old')).toBe('calendars-old');
+    expect(sideOfTable(tableAfterFrom('SELECT * FROM calendars-old'))).toBe(Side.None);
+    expect(sideOfTable(tableAfterFrom('SELECT * FROM calendars#1 WHERE 1'))).toBe(Side.None);
+    expect(tableAfterFrom('SELECT * FROM calendars;')).toBe('calendars');
+    expect(tableAfterFrom('SELECT * FROM calendars,events')).toBe('calendars');
+    expect(tableAfterFrom("SELECT * FROM calendars'x")).toBe('calendars');
+    expect(tableAfterFrom('SELECT * FROM main.calendars(')).toBe('calendars');
+    expect(tableAfterFrom('SELECT * FROM [calendars')).toBeNull();
+    expect(tableAfterFrom('FROM ['.repeat(50_000) + ' FROM calendars')).toBeNull();
+    expect(tableNameAt('"a".'.repeat(50_000) + 'calendars', 0)).toBe('calendars');
   });
 
   it('sorts names into remote, local or neither; names are case-sensitive', () => {
