@@ -187,11 +187,10 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .addHelpText('after', ANALYSE_EXAMPLES)
     .action(async (inputs: string[], flags: AnalyseFlags) => {
       if (inputs.length === 0) {
-        if (io.stdinIsTTY) {
-          // Nothing named and nothing piped in: say how to use it rather than wait on the terminal.
-          io.err(analyseCommand.helpInformation());
-          setStatus(EXIT_TROUBLE);
-          return;
+        // Nothing named: stdin, but only a pipe or a file. A terminal would wait forever, and
+        // /dev/null or a closed stdin (`analyse $UNSET_VAR` in CI) would pass as a clean log.
+        if (!io.stdinIsReadable) {
+          throw new UsageError(`no input: name a log file, or pipe one in (webmail-log analyse errors.log)`);
         }
         inputs = ['-'];
       }

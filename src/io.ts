@@ -1,11 +1,13 @@
 // What the program reads and writes besides its arguments; tests replace it.
 
-import { stdinIsLive } from './input/source.js';
+import { stdinIsLive, stdinIsReadable } from './input/source.js';
 
 export interface Io {
   out(text: string): void;
   err(text: string): void;
   stdinIsTTY: boolean;
+  /** stdin is a pipe, a socket or a file: something to read when no input is named. */
+  stdinIsReadable: boolean;
   /** stdin is a pipe or a terminal: a stream that may never end. */
   stdinIsLive: boolean;
   stdoutIsTTY: boolean;
@@ -23,6 +25,7 @@ export function processIo(): Io {
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
     stdinIsTTY: process.stdin.isTTY === true,
+    stdinIsReadable: stdinIsReadable(),
     stdinIsLive: stdinIsLive(),
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,

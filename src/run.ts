@@ -187,8 +187,18 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
 
     if (inputError !== null) throw inputError;
     const { error, warning } = summary.violations;
-    const tooManyWarnings = (o.strict && warning > 0) || (o.maxWarnings !== null && warning > o.maxWarnings);
-    return error > 0 || tooManyWarnings ? EXIT_VIOLATIONS : EXIT_OK;
+    if (error > 0) return EXIT_VIOLATIONS;
+    // Warnings fail the run only when asked to; then say why, as ESLint does.
+    const warnings = `${warning} warning${warning === 1 ? '' : 's'}`;
+    if (o.strict && warning > 0) {
+      io.err(`webmail-log: ${warnings}, and --strict fails on any\n`);
+      return EXIT_VIOLATIONS;
+    }
+    if (o.maxWarnings !== null && warning > o.maxWarnings) {
+      io.err(`webmail-log: ${warnings}, more than --max-warnings ${o.maxWarnings}\n`);
+      return EXIT_VIOLATIONS;
+    }
+    return EXIT_OK;
   } finally {
     for (const sink of sinks) sink.close();
   }

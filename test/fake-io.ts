@@ -10,6 +10,7 @@ export function fakeIo(over: Partial<Io> = {}): FakeIo {
     outText: '',
     errText: '',
     stdinIsTTY: false,
+    stdinIsReadable: true,
     stdinIsLive: false,
     stdoutIsTTY: false,
     stderrIsTTY: false,

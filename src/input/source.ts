@@ -113,6 +113,19 @@ function rawStream(input: Input): Readable {
   return stream;
 }
 
+/**
+ * True when stdin is a pipe, a socket or a regular file. Not a terminal, /dev/null or a
+ * closed descriptor: a CI job whose log fetch failed must not read "nothing" as clean.
+ */
+export function stdinIsReadable(): boolean {
+  try {
+    const st = fstatSync(0);
+    return st.isFile() || st.isFIFO() || st.isSocket();
+  } catch {
+    return false;
+  }
+}
+
 /** True when stdin is a pipe, a socket or a terminal: a stream that may never end. */
 export function stdinIsLive(): boolean {
   try {

@@ -1,12 +1,13 @@
 // The command line as an operator meets it: files, stdin, exit status, errors, colour.
 
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { imap, log, lookup, pair } from '../helpers.js';
-import { cli, ROOT } from './run.js';
+import { BIN, cli, ROOT } from './run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'webmail-log-cli-'));
 function file(name: string, content: string | Buffer): string {
@@ -60,6 +61,22 @@ describe('inputs', () => {
   it('reads stdin when no input is named and stdin is not a terminal', async () => {
     const ran = await cli(['analyse', '--format', 'json'], { stdin: CLEAN });
     expect(JSON.parse(ran.stdout).summary.refreshPairs).toBe(2);
+  });
+
+  it('refuses, in one line and with exit 2, to read /dev/null or a closed stdin when no input is named', () => {
+    for (const redirect of ['< /dev/null', '<&-']) {
+      const ran = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" analyse ${redirect}`], { encoding: 'utf8' });
+      expect(ran.status, redirect).toBe(2);
+      expect(ran.stdout).toBe('');
+      expect(ran.stderr).toBe('webmail-log: no input: name a log file, or pipe one in (webmail-log analyse errors.log)\n');
+    }
+  });
+
+  it('takes an empty log, named or piped, as clean', async () => {
+    expect((await cli(['analyse'], { stdin: '' })).status).toBe(0);
+    expect((await cli(['analyse', file('empty.log', '')])).status).toBe(0);
+    const named = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" analyse - < /dev/null`], { encoding: 'utf8' });
+    expect(named.status).toBe(0);
   });
 
   it('reads gzip on stdin too', async () => {

@@ -56,7 +56,9 @@ describe('thresholds', () => {
     expect((await cli(['analyse', 'errors.log'], { cwd: dir })).status).toBe(0);
     // Three warnings: two lone lookups and one non-hex id.
     expect((await cli(['analyse', '--max-warnings', '3', 'errors.log'], { cwd: dir })).status).toBe(0);
-    expect((await cli(['analyse', '--max-warnings', '2', 'errors.log'], { cwd: dir })).status).toBe(1);
+    const over = await cli(['analyse', '--max-warnings', '2', 'errors.log'], { cwd: dir });
+    expect(over.status).toBe(1);
+    expect(over.stderr).toBe('webmail-log: 3 warnings, more than --max-warnings 2\n');
     expect((await cli(['analyse', '--max-warnings', 'many', 'errors.log'], { cwd: dir })).status).toBe(2);
   });
 
@@ -68,6 +70,7 @@ describe('thresholds', () => {
     const quietStrict = await cli(['analyse', '--quiet', '--strict', '--format', 'github', 'warnings.log'], { cwd: dir });
     expect(quietStrict.stdout).toBe('');
     expect(quietStrict.status).toBe(1);
+    expect(quietStrict.stderr).toBe('webmail-log: 3 warnings, and --strict fails on any\n');
     expect((await cli(['analyse', '--quiet', '--max-warnings', '0', 'warnings.log'], { cwd: dir })).status).toBe(1);
   });
 });

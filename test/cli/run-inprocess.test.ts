@@ -12,10 +12,10 @@ import { log, pair } from '../helpers.js';
 const io = fakeIo;
 
 describe('run', () => {
-  it('prints its help instead of waiting on a terminal when no input is named', async () => {
-    const fake = io({ stdinIsTTY: true, stdinIsLive: true });
+  it('says in one line that it needs an input instead of waiting on a terminal', async () => {
+    const fake = io({ stdinIsTTY: true, stdinIsLive: true, stdinIsReadable: false });
     expect(await run(['node', 'webmail-log', 'analyse'], fake)).toBe(2);
-    expect(fake.errText).toMatch(/^Usage: webmail-log analyse/);
+    expect(fake.errText).toBe('webmail-log: no input: name a log file, or pipe one in (webmail-log analyse errors.log)\n');
     expect(fake.outText).toBe('');
   });
 });
