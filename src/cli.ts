@@ -1,27 +1,35 @@
-// The command line: options → one AnalyseOptions → a run → an exit status.
+// The command line: argv → one options object per command → the command → an exit status.
 
-import { availableParallelism } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { Chalk, type ChalkInstance } from 'chalk';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ALPHABET_NAMES, type AlphabetName } from './analyse/alphabet.js';
-import { isRuleId, isSeverity, RULES, SEVERITIES, type RuleId, type Severity } from './analyse/rules.js';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { ALPHABET_NAMES, isAlphabetName, type AlphabetName } from './analyse/alphabet.js';
+import { RULE_IDS, isRuleId, isSeverity, SEVERITIES, type RuleId, type Severity } from './analyse/rules.js';
+import { parseWhen } from './analyse/selection.js';
+import { analyse } from './commands/analyse.js';
+import { explain, topicList, topics } from './commands/explain.js';
+import { parseOutputSpec } from './commands/outputs.js';
+import { rulesText } from './commands/rules.js';
 import { loadConfig } from './config.js';
 import { InputError, OutputError, UsageError } from './errors.js';
 import { processIo, type Io } from './io.js';
-import { analyse, EXIT_OK, EXIT_TROUBLE, FORMATS, parseOutputSpec } from './run.js';
+import { EXIT_OK, EXIT_TROUBLE } from './process.js';
+import { FORMATS, REPORTERS } from './report/registry.js';
+import { reportWidth } from './report/wrap.js';
+import { didYouMean } from './suggest.js';
 import { VERSION } from './version.js';
-import { explain, topicList } from './explain.js';
-import { parseWhen } from './analyse/selection.js';
 
 export { processIo, type Io };
 
 const DEFAULT_PAIR_WINDOW = 30;
 const DEFAULT_FLUSH_AFTER_MS = 1000;
+const DEFAULT_GAP_MINUTES = 5;
 
 interface AnalyseFlags {
-  format: string[];
+  format?: string[];
+  outputFile?: string;
   pairWindow?: number;
-  rule: [RuleId, Severity][];
+  rule?: [RuleId, Severity][];
   config?: string;
   requestIdAlphabet?: AlphabetName;
   strict?: boolean;
@@ -29,15 +37,16 @@ interface AnalyseFlags {
   maxWarnings?: number;
   all?: boolean;
   color?: boolean;
+  host?: string;
   follow?: boolean;
   fromStart?: boolean;
-  flushAfter: number;
+  flushAfter?: number;
   jobs?: number;
   since?: number;
   until?: number;
-  requestId: string[];
-  segment: string[];
-  gap: number;
+  requestId?: string[];
+  segment?: string[];
+  gap?: number;
 }
 
 /** Below this (measured on 2 cores), threads cost more to start than they save; an explicit --jobs lifts it. */
@@ -63,6 +72,11 @@ function parseWhenFlag(value: string): number {
   return when;
 }
 
+function parseAlphabet(value: string): AlphabetName {
+  if (!isAlphabetName(value)) throw new InvalidArgumentError(`expected ${ALPHABET_NAMES.join(', ')}.`);
+  return value;
+}
+
 function parseMinutes(value: string): number {
   const minutes = Number(value);
   if (value.trim() === '' || !Number.isFinite(minutes) || minutes <= 0) throw new InvalidArgumentError('expected a number of minutes above 0.');
@@ -75,7 +89,7 @@ function parsePositive(value: string): number {
   return n;
 }
 
-function collect(value: string, previous: string[]): string[] {
+function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
@@ -87,23 +101,41 @@ function parseMilliseconds(value: string): number {
   return ms;
 }
 
-function collectRule(value: string, previous: [RuleId, Severity][]): [RuleId, Severity][] {
+function collectRule(value: string, previous: [RuleId, Severity][] = []): [RuleId, Severity][] {
   const eq = value.indexOf('=');
   if (eq < 0) throw new InvalidArgumentError(`expected <id>=<${SEVERITIES.join('|')}>.`);
   const id = value.slice(0, eq);
   const severity = value.slice(eq + 1);
-  if (!isRuleId(id)) throw new InvalidArgumentError(`unknown rule "${id}" (webmail-log rules lists them).`);
+  if (!isRuleId(id)) throw new InvalidArgumentError(`unknown rule "${id}"${didYouMean(id, RULE_IDS)} (webmail-log rules lists them).`);
   if (!isSeverity(severity)) throw new InvalidArgumentError(`unknown severity "${severity}" (${SEVERITIES.join(', ')}).`);
   return [...previous, [id, severity]];
 }
 
-/** Colour: --color/--no-color, else FORCE_COLOR, else NO_COLOR, else only on a terminal. */
+/**
+ * `--color=always|auto|never` (as ripgrep, fd and git take it) as the flags commander
+ * knows: an optional value of --color would swallow the next argument, a log's name.
+ */
+function colorWords(argv: readonly string[]): string[] {
+  return argv.flatMap((arg) => {
+    if (!arg.startsWith('--color=')) return [arg];
+    const when = arg.slice('--color='.length);
+    if (when === 'always') return ['--color'];
+    if (when === 'never') return ['--no-color'];
+    if (when === 'auto') return [];
+    throw new UsageError(`--color takes always, auto or never, not "${when}"${didYouMean(when, ['always', 'auto', 'never'])}`);
+  });
+}
+
+/**
+ * Colour: --color/--no-color (or always/never), else FORCE_COLOR, else NO_COLOR, else
+ * only on a terminal that is not TERM=dumb.
+ */
 export function chooseChalk(flag: boolean | undefined, isTTY: boolean, env: NodeJS.ProcessEnv): ChalkInstance {
   let on: boolean;
   if (flag !== undefined) on = flag;
   else if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') on = !['0', 'false'].includes(env.FORCE_COLOR);
   else if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') on = false;
-  else on = isTTY;
+  else on = isTTY && env.TERM !== 'dumb';
   const level = Number(env.FORCE_COLOR);
   return new Chalk({ level: on ? (level >= 1 && level <= 3 ? (level as 1 | 2 | 3) : 2) : 0 });
 }
@@ -134,11 +166,6 @@ Examples:
   webmail-log explain calendar-tables-missing
   webmail-log rules`;
 
-function rulesText(): string {
-  const width = Math.max(...RULES.map((r) => r.id.length));
-  return RULES.map((r) => `${r.id.padEnd(width)}  ${r.severity.padEnd(7)}  ${r.summary}`).join('\n') + '\n';
-}
-
 function program(io: Io, setStatus: (status: number) => void, options: { pollMs?: number }): Command {
   const root = new Command('webmail-log')
     .description('Checks the error log of a Roundcube webmail service: refresh pairs, ordering, request ids.')
@@ -154,20 +181,16 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .showSuggestionAfterError(true)
     .addHelpText('after', PROGRAM_EXAMPLES);
 
-  const analyseCommand = root
+  root
     .command('analyse')
     .alias('analyze')
     .description('Check one or more logs, read as one stream, and report what breaks the rules.')
     .argument('[inputs...]', 'log files, plain or gzip; - for stdin (the default when stdin is a pipe)')
-    .option(
-      '--format <format[=file]>',
-      `report format: ${FORMATS.join(', ')} (default text); with =file the report goes to that file (repeatable, one on stdout)`,
-      collect,
-      [],
-    )
+    .option('--format <format[=file]>', 'report format (default text, the formats are below); =file writes it to that file (repeatable, one on stdout)', collect)
+    .option('-o, --output-file <file>', 'write the report to this file (as --format <format>=<file>)')
     .option('--pair-window <seconds>', `how long a refresh lookup waits for its partner (default ${DEFAULT_PAIR_WINDOW})`, parseSeconds)
-    .option('--rule <id=severity>', 'set a rule to off, warning or error (repeatable)', collectRule, [])
-    .addOption(new Option('--request-id-alphabet <name>', "what request-id-format accepts: hex (default), php5 (0-9a-v), php6 (0-9a-zA-Z,-)").choices(ALPHABET_NAMES))
+    .option('--rule <id=severity>', 'set a rule to off, warning or error (repeatable)', collectRule)
+    .option('--request-id-alphabet <name>', "what request-id-format accepts: hex (the default), php5 (0-9a-v) or php6 (0-9a-zA-Z,-)", parseAlphabet)
     .option('--config <file>', 'settings file (default: webmail-log.config.json here, if there is one)')
     .option('--strict', 'exit 1 on warnings too')
     .option('--max-warnings <n>', 'exit 1 when there are more than n warnings', parseCount)
@@ -175,16 +198,17 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .option('--all', 'list every violation and request id (text format)')
     .option('-f, --follow', 'follow the files as they grow, like tail -F (stop with Ctrl-C)')
     .option('--from-start', 'with --follow: read what the files hold first, instead of starting at their end')
-    .option('--flush-after <ms>', 'on a live input, take an entry as complete after this much quiet', parseMilliseconds, DEFAULT_FLUSH_AFTER_MS)
+    .option('--flush-after <ms>', `on a live input, take an entry as complete after this much quiet (default ${DEFAULT_FLUSH_AFTER_MS})`, parseMilliseconds)
     .option('--since <when>', 'report only from this time: ISO 8601 (2026-11-21T10:00+01:00) or an age (30m, 2h, 3d)', parseWhenFlag)
     .option('--until <when>', 'report only up to this time, written like --since', parseWhenFlag)
-    .option('--request-id <id>', 'report only this request id (repeatable)', collect, [])
-    .option('--segment <segment>', 'report only this session segment, cpsess… (repeatable)', collect, [])
-    .option('--gap <minutes>', 'note refresh gaps longer than this (default 5)', parseMinutes, 5)
+    .option('--request-id <id>', 'report only this request id (repeatable)', collect)
+    .option('--segment <segment>', 'report only this session segment, cpsess… (repeatable)', collect)
+    .option('--gap <minutes>', 'note refresh gaps longer than this (default 5)', parseMinutes)
     .option('-j, --jobs <n>', `threads that parse a large file (default: the cores, ${availableParallelism()} here)`, parsePositive)
-    .option('--color', 'colour the text report even when not on a terminal')
+    .option('--host <name>', `the host the report speaks for (default: this machine's name, ${hostname()})`)
+    .option('--color', 'colour the text report even when not on a terminal (--color=always|auto|never too)')
     .option('--no-color', 'never colour the text report')
-    .addHelpText('after', ANALYSE_EXAMPLES)
+    .addHelpText('after', () => `\nFormats:\n${FORMATS.map((f) => `  ${f.padEnd(7)} ${REPORTERS[f].description}`).join('\n')}\n${ANALYSE_EXAMPLES}`)
     .action(async (inputs: string[], flags: AnalyseFlags) => {
       if (inputs.length === 0) {
         // Nothing named: stdin, but only a pipe or a file. A terminal would wait forever, and
@@ -198,12 +222,18 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
       // Flags win over the config file, which wins over the defaults.
       const config = loadConfig(flags.config, process.cwd());
       const rules: Partial<Record<RuleId, Severity>> = { ...config.rules };
-      for (const [id, severity] of flags.rule) rules[id] = severity;
-      const formats = flags.format.length > 0 ? flags.format : (config.format ?? ['text']);
+      for (const [id, severity] of flags.rule ?? []) rules[id] = severity;
+      let outputs = (flags.format ?? config.format ?? ['text']).map(parseOutputSpec);
+      if (flags.outputFile !== undefined) {
+        // ESLint's spelling: the one report goes to the file.
+        const toStdout = outputs.filter((spec) => spec.path === null);
+        if (toStdout.length !== 1) throw new UsageError('-o names the file of the one report on stdout; with several formats, use --format <format>=<file>');
+        outputs = outputs.map((spec) => (spec.path === null ? { ...spec, path: flags.outputFile as string } : spec));
+      }
       const status = await analyse(
         {
           inputs,
-          outputs: formats.map(parseOutputSpec),
+          outputs,
           pairWindow: flags.pairWindow ?? config.pairWindow ?? DEFAULT_PAIR_WINDOW,
           rules,
           requestIdAlphabet: flags.requestIdAlphabet ?? config.requestIdAlphabet ?? 'hex',
@@ -212,17 +242,19 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
           maxWarnings: flags.maxWarnings ?? null,
           all: flags.all === true,
           chalk: chooseChalk(flags.color, io.stdoutIsTTY, io.env),
+          width: reportWidth(io.stdoutColumns, io.env),
+          host: flags.host ?? hostname(),
           follow: flags.follow === true,
           fromStart: flags.fromStart === true,
-          flushAfterMs: flags.flushAfter,
+          flushAfterMs: flags.flushAfter ?? DEFAULT_FLUSH_AFTER_MS,
           pollMs: options.pollMs,
           selection: {
             since: flags.since ?? null,
             until: flags.until ?? null,
-            requestIds: flags.requestId.length > 0 ? new Set(flags.requestId) : null,
-            segments: flags.segment.length > 0 ? new Set(flags.segment) : null,
+            requestIds: flags.requestId ? new Set(flags.requestId) : null,
+            segments: flags.segment ? new Set(flags.segment) : null,
           },
-          gapSeconds: flags.gap * 60,
+          gapSeconds: (flags.gap ?? DEFAULT_GAP_MINUTES) * 60,
           jobs: flags.jobs ?? availableParallelism(),
           parallelFrom: flags.jobs === undefined ? PARALLEL_FROM : 0,
         },
@@ -241,8 +273,8 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
         io.out(topicList());
         return;
       }
-      const text = explain(topic);
-      if (text === null) throw new UsageError(`nothing known about "${topic}" (webmail-log explain lists the topics)`);
+      const text = explain(topic, reportWidth(io.stdoutColumns, io.env));
+      if (text === null) throw new UsageError(`nothing known about "${topic}"${didYouMean(topic, topics())} (webmail-log explain lists the topics)`);
       io.out(text);
     });
 
@@ -264,7 +296,7 @@ export async function run(argv: readonly string[], io: Io = processIo(), options
       io.err(root.helpInformation());
       return EXIT_TROUBLE;
     }
-    await root.parseAsync(argv as string[]);
+    await root.parseAsync(colorWords(argv));
     return status;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT_OK : EXIT_TROUBLE;

@@ -1,6 +1,7 @@
 // What the program reads and writes besides its arguments; tests replace it.
 
 import { stdinIsLive, stdinIsReadable } from './input/source.js';
+import { onInterrupt } from './process.js';
 
 export interface Io {
   out(text: string): void;
@@ -11,14 +12,13 @@ export interface Io {
   /** stdin is a pipe or a terminal: a stream that may never end. */
   stdinIsLive: boolean;
   stdoutIsTTY: boolean;
+  /** The terminal's width, when stdout is one. */
+  stdoutColumns?: number;
   stderrIsTTY: boolean;
   env: NodeJS.ProcessEnv;
   /** Calls `stop` on SIGINT or SIGTERM; returns a function that stops listening. */
   onInterrupt(stop: () => void): () => void;
 }
-
-/** Exit status after a second SIGINT: the shell's 128 + 2. */
-const INTERRUPTED = 130;
 
 export function processIo(): Io {
   return {
@@ -28,25 +28,9 @@ export function processIo(): Io {
     stdinIsReadable: stdinIsReadable(),
     stdinIsLive: stdinIsLive(),
     stdoutIsTTY: process.stdout.isTTY === true,
+    stdoutColumns: process.stdout.isTTY ? process.stdout.columns : undefined,
     stderrIsTTY: process.stderr.isTTY === true,
     env: process.env,
-    onInterrupt(stop) {
-      let seen = 0;
-      // The first signal ends the reading and lets the summary be printed; a second
-      // one means "now".
-      const handler = () => {
-        if (++seen > 1) {
-          process.exit(INTERRUPTED);
-          return;
-        }
-        stop();
-      };
-      process.on('SIGINT', handler);
-      process.on('SIGTERM', handler);
-      return () => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
-      };
-    },
+    onInterrupt,
   };
 }

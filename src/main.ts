@@ -1,11 +1,9 @@
-// The process around the program: a closed pipe (`| head`) ends the run quietly.
+// The program as a process: argv in, an exit status out.
 
 import { run } from './cli.js';
+import { exitQuietlyOnClosedStdout } from './process.js';
 
 export async function main(): Promise<number> {
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
-    throw err;
-  });
+  exitQuietlyOnClosedStdout();
   return run(process.argv);
 }

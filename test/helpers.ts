@@ -5,7 +5,10 @@ import { compareFindings, type Finding } from '../src/analyse/finding.js';
 import { severities, type Severities } from '../src/analyse/rules.js';
 import type { Summary } from '../src/analyse/analyser.js';
 import type { Selection } from '../src/analyse/selection.js';
+import { Chalk } from 'chalk';
 import { StreamChecker } from '../src/pipeline.js';
+import { REPORTERS, type Format } from '../src/report/registry.js';
+import type { ReportSettings } from '../src/report/reporter.js';
 
 export const SRC = '/usr/share/roundcube/program/lib/Roundcube/rcube_db.php';
 export const SEG = 'cpsess0123456789';
@@ -91,4 +94,19 @@ export function log(...lines: (string | string[])[]): string {
 /** `rule@line` for each finding: compact to assert on. */
 export function where(c: Checked): string[] {
   return c.findings.map((f) => `${f.rule}@${f.line}`);
+}
+
+/** A report of a checked log through the format's registered Reporter, as the command makes it. */
+export function report(format: Format, c: Checked, over: Partial<ReportSettings> = {}): string {
+  const settings: ReportSettings = {
+    severities: severities(),
+    chalk: new Chalk({ level: 0 }),
+    all: false,
+    width: 100,
+    paths: { root: '/repo', cwd: '/repo' },
+    host: 'test-host',
+    env: {},
+    ...over,
+  };
+  return REPORTERS[format].end({ ...settings, summary: c.summary, findings: c.findings, streamed: false });
 }

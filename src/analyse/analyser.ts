@@ -152,6 +152,7 @@ export class Analyser {
       if (!selected) return;
       this.malformedEntries++;
       this.report('malformed', e.fileIndex, e.line, e.requestId, e.problem);
+      if (e.stamped && e.kind === 'DB') this.diagnosis.malformedDb(e);
       return;
     }
     const instant = e.instant;

@@ -3,12 +3,11 @@
 
 import type { DbSignature, Entry } from '../parse/entry.js';
 import { RequestCode } from '../parse/request.js';
-import { Side } from '../parse/table.js';
 import { Moment } from './aggregates.js';
-import { KNOWLEDGE, type Knowledge } from './knowledge.js';
+import { KNOWLEDGE, stepsFor, type Backend, type DiagnosisId, type Knowledge } from './knowledge.js';
 
 export interface Diagnosis {
-  id: string;
+  id: DiagnosisId;
   title: string;
   meaning: string;
   fix: string[];
@@ -28,6 +27,8 @@ class Tally {
   first: Moment | null = null;
   last: Moment | null = null;
   readonly breakdown = new Map<string, { user: string; client: string; count: number }>();
+  /** The database backends its entries came from. */
+  readonly backends = new Set<Backend>();
 
   add(e: Entry): void {
     this.entries++;
@@ -47,41 +48,68 @@ class Tally {
 
   merge(other: Tally): void {
     this.entries += other.entries;
+    for (const b of other.backends) this.backends.add(b);
     for (const id of other.ids) this.ids.add(id);
     if (other.first && (!this.first || other.first.instant < this.first.instant)) this.first = new Moment(other.first.instant, other.first.offset, other.first.negative);
     if (other.last && (!this.last || other.last.instant > this.last.instant)) this.last = new Moment(other.last.instant, other.last.offset, other.last.negative);
   }
 }
 
-/** `Login failed for <user> against <host> from <client>. <answer>`: user and client. */
+/** What a login failure's client address is counted as when it cannot be told for sure. */
+export const UNKNOWN_CLIENT = 'unknown';
+
+const LOGIN_FAILED = 'Login failed for ';
+/** `<file> on line <n> (<METHOD> <path>)` at the end of the text: what the service appends. */
+const SOURCE_TAIL = / in \S+ on line \d+ \([A-Z]+ \S*\)\s*$/;
+/** ` from <IPv4 or IPv6 address>`, then what ends it: `. `, `.` at the end, the end, or a proxy's `(X-`. */
+const FROM_ADDRESS = / from ((?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)(?=\.(?: |$)|$|\(X-)/g;
+
+/**
+ * The user and client address of an IMAP login failure, in every form Roundcube writes:
+ * `Login failed for <user> against <host> from <client>. <answer>` (1.4 on), `… for
+ * <user> from <client>. <answer>` (1.0 to 1.3), ending at the client (older), and
+ * `<client>(X-Real-IP: …,X-Forwarded-For: …)` behind a proxy, where the client counted is
+ * the address Roundcube itself saw. User name and answer are the attacker's to choose: a
+ * text with more than one ` from <address>` in such a place is ambiguous, and its client
+ * is UNKNOWN_CLIENT rather than a guess (the diagnosis tells operators to block addresses).
+ */
 export function loginFailure(text: string): { user: string; client: string } | null {
-  const start = 'Login failed for ';
-  const at = text.indexOf(start);
+  const at = text.indexOf(LOGIN_FAILED);
   if (at < 0) return null;
-  const against = text.indexOf(' against ', at + start.length);
-  const from = against < 0 ? -1 : text.indexOf(' from ', against);
-  if (from < 0) return null;
-  const end = text.indexOf('. ', from);
-  return { user: text.slice(at + start.length, against), client: text.slice(from + ' from '.length, end < 0 ? undefined : end) };
+  const tail = SOURCE_TAIL.exec(text);
+  const body = text.slice(at + LOGIN_FAILED.length, tail === null ? text.length : tail.index);
+  const found = [...body.matchAll(FROM_ADDRESS)];
+  if (found.length !== 1) {
+    const cut = body.indexOf(' from ');
+    return { user: cut < 0 ? body : userOf(body.slice(0, cut)), client: UNKNOWN_CLIENT };
+  }
+  const m = found[0];
+  return { user: userOf(body.slice(0, m.index)), client: m[1] };
 }
 
-/** The diagnoses a DB error signature belongs to. */
-function signatureTags(s: DbSignature, request: RequestCode): string[] {
-  const tags: string[] = [];
-  if (s.tableSide === Side.Local) tags.push('local-calendar-table-missing');
-  else if (s.tableSide === Side.Remote) tags.push('remote-calendar-table-missing');
-  if (s.message.includes('database is locked')) tags.push('database-locked');
-  if (s.message.includes('attempt to write a readonly database')) tags.push('database-readonly');
-  if (s.code === '' && s.message === '' && (request === RequestCode.Login || request === RequestCode.Entry)) tags.push('empty-db-error');
+/** `<user> against <host>` or `<user>`: the host is one word. */
+function userOf(before: string): string {
+  const against = before.lastIndexOf(' against ');
+  return against >= 0 && !before.slice(against + ' against '.length).includes(' ') ? before.slice(0, against) : before;
+}
+
+/** The diagnoses a DB error signature belongs to, with the backend each saw. */
+function signatureTags(s: DbSignature, request: RequestCode): [DiagnosisId, Backend | null][] {
+  const tags: [DiagnosisId, Backend | null][] = [];
+  for (const k of KNOWLEDGE as readonly Knowledge[]) {
+    const backend = k.db?.(s.code, s.message) ?? null;
+    if (backend !== null) tags.push([k.id as DiagnosisId, backend]);
+  }
+  if (s.code === '' && s.message === '' && (request === RequestCode.Login || request === RequestCode.Entry)) tags.push(['empty-db-error', null]);
   return tags;
 }
 
 export class DiagnosisCollector {
-  private readonly tallies = new Map<string, Tally>();
+  private readonly tallies = new Map<DiagnosisId, Tally>();
   /** The tallies of each signature, per request kind: a log repeats a few signatures millions of times. */
   private readonly talliesOf = new WeakMap<DbSignature, Tally[][]>();
 
-  private tally(id: string): Tally {
+  private tally(id: DiagnosisId): Tally {
     let t = this.tallies.get(id);
     if (t === undefined) this.tallies.set(id, (t = new Tally()));
     return t;
@@ -93,7 +121,11 @@ export class DiagnosisCollector {
     if (s !== null) {
       let byRequest = this.talliesOf.get(s);
       if (byRequest === undefined) this.talliesOf.set(s, (byRequest = []));
-      const tallies = (byRequest[e.request] ??= signatureTags(s, e.request).map((tag) => this.tally(tag)));
+      const tallies = (byRequest[e.request] ??= signatureTags(s, e.request).map(([id, backend]) => {
+        const t = this.tally(id);
+        if (backend !== null) t.backends.add(backend);
+        return t;
+      }));
       for (let i = 0; i < tallies.length; i++) tallies[i].add(e);
       return;
     }
@@ -112,6 +144,21 @@ export class DiagnosisCollector {
     else t.breakdown.set(key, { ...failure, count: 1 });
   }
 
+  /**
+   * A DB Error without the shape, whose header is valid: malformed for the rules, but its
+   * text may still say what went wrong (a failed connect has no `[code] message` shape).
+   */
+  malformedDb(e: Entry): void {
+    if (e.detail === null) return;
+    for (const k of KNOWLEDGE as readonly Knowledge[]) {
+      const backend = k.dbText?.(e.detail) ?? null;
+      if (backend === null) continue;
+      const t = this.tally(k.id as DiagnosisId);
+      t.backends.add(backend);
+      t.add(e);
+    }
+  }
+
   /** The diagnoses, in the order of the knowledge table. */
   result(): Diagnosis[] {
     const local = this.tallies.get('local-calendar-table-missing');
@@ -127,8 +174,8 @@ export class DiagnosisCollector {
       found.delete('remote-calendar-table-missing');
     }
     const out: Diagnosis[] = [];
-    for (const k of KNOWLEDGE) {
-      const t = found.get(k.id);
+    for (const k of KNOWLEDGE as readonly Knowledge[]) {
+      const t = found.get(k.id as DiagnosisId);
       if (t === undefined || t.entries === 0) continue;
       out.push(this.describe(k, t));
     }
@@ -137,10 +184,10 @@ export class DiagnosisCollector {
 
   private describe(k: Knowledge, t: Tally): Diagnosis {
     const d: Diagnosis = {
-      id: k.id,
+      id: k.id as DiagnosisId,
       title: k.title,
       meaning: k.meaning,
-      fix: k.fix,
+      fix: stepsFor(k, t.backends),
       entries: t.entries,
       requestIds: [...t.ids],
       first: (t.first as Moment).iso(),

@@ -2,6 +2,8 @@
 // reported and summarised; the rules still see every entry, so that cutting a log never
 // invents an incomplete pair or a step back in time.
 
+import { isoAt } from '../parse/calendar.js';
+
 export interface Selection {
   /** Seconds since the epoch, inclusive; null: no bound. */
   since: number | null;
@@ -22,6 +24,17 @@ export function selects(s: Selection | null, instant: number | null, requestId: 
   if (s.requestIds !== null && (requestId === null || !s.requestIds.has(requestId))) return false;
   if (s.segments !== null && (segment === null || !s.segments.has(segment))) return false;
   return true;
+}
+
+/**
+ * A --since or --until bound written as the log writes its times: ISO 8601 at the offset
+ * of `like` (an ISO time of the log, such as its first), else at UTC; whole seconds.
+ */
+export function boundText(instant: number, like: string | null): string {
+  const m = like === null ? null : /([+-])(\d{2}):(\d{2})$/.exec(like);
+  const negative = m !== null && m[1] === '-';
+  const offset = m === null ? 0 : (negative ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3]) * 60);
+  return isoAt(instant, offset, negative);
 }
 
 const UNITS: Record<string, number> = { s: 1, m: 60, min: 60, h: 3600, d: 86400, w: 604800 };

@@ -7,9 +7,8 @@ import type { FileFeed, StreamChecker } from '../pipeline.js';
 import { followFile } from './follow.js';
 import { chunkSize, readInParallel } from './parallel.js';
 import { readingOrder } from './order.js';
-import { closeInputs, inputBytes, isStreamPath, looksBinary, openInputs, reason, type Input } from './source.js';
-
-export { isStreamPath };
+import { isLiveInput } from './live.js';
+import { closeInputs, inputBytes, looksBinary, openInputs, reason, type Input } from './source.js';
 
 export interface ReadOptions {
   /** Follow the named files like `tail -F` instead of reading them to their end. */
@@ -38,7 +37,7 @@ function binaryNote(name: string, opts: ReadOptions): void {
 
 /** A plain regular file large enough to be cut into chunks for several threads. */
 function parallelSize(input: Input, opts: ReadOptions): number | null {
-  if (input.fd === null || input.live || opts.jobs < 2) return null;
+  if (input.fd === null || input.stream || opts.jobs < 2) return null;
   const st = fstatSync(input.fd);
   if (!st.isFile() || st.size < opts.parallelFrom || st.size <= chunkSize(st.size, opts.jobs)) return null;
   const magic = Buffer.alloc(2);
@@ -109,7 +108,7 @@ export async function readInputs(names: readonly string[], checker: StreamChecke
       const feed = checker.addFile(name);
       try {
         if (name === '-') {
-          await readToEnd(openInputs(['-'])[0], feed, { ...opts, signal }, opts.stdinLive);
+          await readToEnd(openInputs(['-'], opts.stdinLive)[0], feed, { ...opts, signal }, opts.stdinLive);
         } else {
           const pollMs = opts.pollMs ?? 200;
           await followFile(name, feed, { fromStart: opts.fromStart, pollMs, flushAfterMs: opts.flushAfterMs, signal });
@@ -126,7 +125,7 @@ export async function readInputs(names: readonly string[], checker: StreamChecke
     if (err instanceof InputError) return err;
     throw err;
   }
-  const inputs = openInputs(readingOrder(names));
+  const inputs = openInputs(readingOrder(names), opts.stdinLive);
   try {
     for (const input of inputs) {
       if (opts.signal.aborted) break;
@@ -137,8 +136,7 @@ export async function readInputs(names: readonly string[], checker: StreamChecke
         await readInParallel(input.name, input.fd as number, size, opts.jobs, checker.addFile(input.name), opts.signal, opts.onRead);
         continue;
       }
-      const live = input.live || (input.name === '-' && opts.stdinLive);
-      await readToEnd(input, checker.addFile(input.name), opts, live);
+      await readToEnd(input, checker.addFile(input.name), opts, isLiveInput(input.name, opts.stdinLive));
     }
     return null;
   } catch (err) {

@@ -14,8 +14,11 @@ export interface Input {
   name: string;
   /** An open file descriptor, or null for stdin and for pipes (opened when read). */
   fd: number | null;
-  /** A named pipe or another stream that may never end (`<(tail -f errors.log)`). */
-  live: boolean;
+  /**
+   * Read as a stream, never opened ahead: a named pipe (`<(tail -f errors.log)`), or stdin
+   * when it is a pipe or a terminal. Stdin from a file is read like a file, in large blocks.
+   */
+  stream: boolean;
 }
 
 /** A path that is a pipe, a socket or a device: read as a stream, never opened ahead. */
@@ -53,17 +56,17 @@ export function reason(err: unknown): string {
  * Opens every input before any is read, so that a missing or unreadable one stops the
  * run at once with exit status 2 instead of after a partial report.
  */
-export function openInputs(names: readonly string[]): Input[] {
+export function openInputs(names: readonly string[], stdinIsStream: boolean): Input[] {
   const inputs: Input[] = [];
   try {
     for (const name of names) {
       if (name === '-') {
-        inputs.push({ name, fd: null, live: false });
+        inputs.push({ name, fd: null, stream: stdinIsStream });
         continue;
       }
       // Opening a named pipe waits for its writer: open it when it is read, not here.
       if (isStreamPath(name)) {
-        inputs.push({ name, fd: null, live: true });
+        inputs.push({ name, fd: null, stream: true });
         continue;
       }
       let fd: number;
@@ -72,7 +75,7 @@ export function openInputs(names: readonly string[]): Input[] {
       } catch (err) {
         throw new InputError(`cannot read ${name}: ${reason(err)}`);
       }
-      inputs.push({ name, fd, live: false });
+      inputs.push({ name, fd, stream: false });
       if (fstatSync(fd).isDirectory()) throw new InputError(`cannot read ${name}: is a directory`);
     }
   } catch (err) {
@@ -101,14 +104,9 @@ export function looksBinary(block: Buffer): boolean {
 }
 
 function rawStream(input: Input): Readable {
-  if (input.live) return createReadStream(input.name, { highWaterMark: CHUNK });
-  if (input.fd === null) {
-    // stdin redirected from a file reads like a file, in large blocks; a pipe or a
-    // terminal goes through Node's own stream.
-    if (!stdinIsLive()) return createReadStream('', { fd: 0, highWaterMark: CHUNK, autoClose: false });
-    return process.stdin;
-  }
-  const stream = createReadStream('', { fd: input.fd, highWaterMark: CHUNK, autoClose: true });
+  if (input.name === '-') return input.stream ? process.stdin : createReadStream('', { fd: 0, highWaterMark: CHUNK, autoClose: false });
+  if (input.stream) return createReadStream(input.name, { highWaterMark: CHUNK });
+  const stream = createReadStream('', { fd: input.fd as number, highWaterMark: CHUNK, autoClose: true });
   input.fd = null;
   return stream;
 }

@@ -42,7 +42,7 @@ export interface Entry {
   cut: boolean;
   /** What the request at its end was for (RequestCode.None: no request). */
   request: RequestCode;
-  /** For IMAP errors, the text (its first 500 bytes): what diagnosis reads. */
+  /** For IMAP errors and DB Errors without the shape, the text (its first 500 bytes): what diagnosis reads. */
   detail: string | null;
 }
 
@@ -147,17 +147,11 @@ export function readEntry(
     if (e.kind === 'IMAP') e.detail = decode(buf, at, Math.min(end, at + DETAIL_BYTES));
     return e;
   }
-  if (!scanDbHead(buf, at, end, parts)) {
-    e.problem = DB_SHAPE;
-    return e;
-  }
+  if (!scanDbHead(buf, at, end, parts)) return shapeless(e, buf, at, end);
   let tail = e.requestId !== null ? tailsById.get(e.requestId) : tailWithoutId;
   const known = tail !== undefined && tail !== null ? tail.bytes.length : -1;
   if (known < 0 || end - known < parts.queryStart || buf.compare(tail!.bytes, 0, known, end - known, end) !== 0) {
-    if (!scanDbTail(buf, at, end, parts)) {
-      e.problem = DB_SHAPE;
-      return e;
-    }
+    if (!scanDbTail(buf, at, end, parts)) return shapeless(e, buf, at, end);
     tail = {
       bytes: Buffer.from(buf.subarray(parts.queryEnd, end)),
       request: requestCodeAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd),
@@ -173,6 +167,13 @@ export function readEntry(
   if (t.request === RequestCode.Refresh) {
     e.side = e.signature.tableSide ?? sideOfTable(tableAfterFrom(decode(buf, parts.queryStart, end - t.bytes.length)));
   }
+  return e;
+}
+
+/** A DB Error without the shape: malformed, its text kept for diagnosis (a failed connect). */
+function shapeless(e: Entry, buf: Buffer, at: number, end: number): Entry {
+  e.problem = DB_SHAPE;
+  e.detail = decode(buf, at, Math.min(end, at + DETAIL_BYTES));
   return e;
 }
 

@@ -6,6 +6,8 @@ import type { Summary } from '../analyse/analyser.js';
 import type { Finding } from '../analyse/finding.js';
 import { RULES } from '../analyse/rules.js';
 import { escapeControls } from './escape.js';
+import { repoPath, type RepoPaths } from './paths.js';
+import type { Reporter } from './reporter.js';
 
 /** Escaping of a command's message, as GitHub's toolkit does (@actions/core escapeData). */
 export function escapeData(text: string): string {
@@ -17,12 +19,13 @@ export function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-export function renderGithub(findings: readonly Finding[]): string {
+/** One workflow command per violation; paths relative to the workspace, so annotations link. */
+export function renderGithub(findings: readonly Finding[], paths: RepoPaths): string {
   return findings
     .map((f) => {
       // Control characters go first (a newline becomes the two characters \n), so
       // that nothing from the log can reach the line raw.
-      const file = escapeProperty(escapeControls(f.file));
+      const file = escapeProperty(escapeControls(repoPath(f.file, paths).path));
       return `::${f.severity} file=${file},line=${f.line},title=${escapeProperty(f.rule)}::${escapeData(escapeControls(f.message))}\n`;
     })
     .join('');
@@ -63,3 +66,12 @@ export function renderStepSummary(s: Summary, findings: readonly Finding[], show
   }
   return out.join('\n') + '\n';
 }
+
+export const githubReporter: Reporter = {
+  description: 'GitHub Actions annotations (and a step summary in $GITHUB_STEP_SUMMARY)',
+  end: (ctx) => renderGithub(ctx.findings, ctx.paths),
+  beside(ctx) {
+    const path = ctx.env.GITHUB_STEP_SUMMARY;
+    return path ? [{ path, text: renderStepSummary(ctx.summary, ctx.findings), what: 'GITHUB_STEP_SUMMARY' }] : [];
+  },
+};

@@ -3,17 +3,25 @@
 import type { Finding } from '../analyse/finding.js';
 import { fingerprint } from './fingerprint.js';
 import { jsonText } from './json-text.js';
+import { repoPath, type RepoPaths } from './paths.js';
+import type { Reporter } from './reporter.js';
 
 /** GitLab's scale: info, minor, major, critical, blocker. */
 const SEVERITY = { error: 'major', warning: 'minor' } as const;
 
-export function renderGitlab(findings: readonly Finding[]): string {
+/** Paths relative to the repository: the Code Quality widget finds files by nothing else. */
+export function renderGitlab(findings: readonly Finding[], paths: RepoPaths): string {
   const issues = findings.map((f) => ({
     description: `${f.rule}: ${f.message}`,
     check_name: f.rule,
     fingerprint: fingerprint(f),
     severity: SEVERITY[f.severity],
-    location: { path: f.file, lines: { begin: f.line } },
+    location: { path: repoPath(f.file, paths).path, lines: { begin: f.line } },
   }));
   return jsonText(issues, 2) + '\n';
 }
+
+export const gitlabReporter: Reporter = {
+  description: 'GitLab Code Quality JSON',
+  end: (ctx) => renderGitlab(ctx.findings, ctx.paths),
+};

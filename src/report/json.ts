@@ -2,8 +2,9 @@
 
 import type { Summary } from '../analyse/analyser.js';
 import type { Finding } from '../analyse/finding.js';
-import type { Selection } from '../analyse/selection.js';
+import { boundText, type Selection } from '../analyse/selection.js';
 import { jsonText } from './json-text.js';
+import type { Reporter } from './reporter.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -31,12 +32,12 @@ export function summaryDocument(s: Summary) {
     notes: s.notes,
     notesTotal: s.notesTotal,
     diagnosis: s.diagnosis,
-    ...(s.selection !== null ? { selection: selectionObject(s.selection) } : {}),
+    ...(s.selection !== null ? { selection: selectionObject(s.selection, s.span?.first ?? null) } : {}),
   };
 }
 
-function selectionObject(sel: Selection) {
-  const when = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString().replace('.000Z', 'Z'));
+function selectionObject(sel: Selection, like: string | null) {
+  const when = (t: number | null) => (t === null ? null : boundText(t, like));
   return {
     since: when(sel.since),
     until: when(sel.until),
@@ -54,3 +55,8 @@ export function renderJson(s: Summary, findings: readonly Finding[]): string {
   const doc = { ...summaryDocument(s), violations: findings.map(violationObject) };
   return jsonText(doc, 2) + '\n';
 }
+
+export const jsonReporter: Reporter = {
+  description: 'the SPEC §5 JSON document',
+  end: (ctx) => renderJson(ctx.summary, ctx.findings),
+};

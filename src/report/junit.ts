@@ -1,37 +1,49 @@
-// `--format junit`: JUnit XML. One testsuite per input file, one testcase per rule, a
-// failure per violation; a rule turned off is a skipped testcase.
+// `--format junit`: JUnit XML. One testsuite per input file; in it one testcase per
+// violation (named by rule and file:line: Jenkins, CircleCI and Azure show only the
+// first failure of a testcase), a passing testcase for each rule that found nothing,
+// and a skipped one for each rule turned off.
 
 import type { Summary } from '../analyse/analyser.js';
 import type { Finding } from '../analyse/finding.js';
 import { RULES, type Severities } from '../analyse/rules.js';
+import type { Reporter } from './reporter.js';
 import { xmlEscape as x } from './xml.js';
 
 export function renderJunit(s: Summary, findings: readonly Finding[], severities: Severities): string {
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  const cases = s.files.length * RULES.length;
-  out.push(`<testsuites name="webmail-log" tests="${cases}" failures="${findings.length}" errors="0">`);
+  const suites: string[] = [];
+  let tests = 0;
   s.files.forEach((file, fileIndex) => {
     const mine = findings.filter((f) => f.fileIndex === fileIndex);
-    const skipped = RULES.filter((r) => severities[r.id] === 'off').length;
-    out.push(`  <testsuite name="${x(file)}" tests="${RULES.length}" failures="${mine.length}" errors="0" skipped="${skipped}">`);
+    const cases: string[] = [];
+    let skipped = 0;
     for (const rule of RULES) {
+      const head = `    <testcase classname="webmail-log.${x(rule.id)}"`;
       const failures = mine.filter((f) => f.rule === rule.id);
-      const head = `    <testcase classname="webmail-log" name="${x(rule.id)}"`;
       if (severities[rule.id] === 'off') {
-        out.push(`${head}>`, '      <skipped message="rule turned off"/>', '    </testcase>');
+        skipped++;
+        cases.push(`${head} name="${x(rule.id)}">`, '      <skipped message="rule turned off"/>', '    </testcase>');
       } else if (failures.length === 0) {
-        out.push(`${head}/>`);
-      } else {
-        out.push(`${head}>`);
-        for (const f of failures) {
-          const where = `${f.file}:${f.line}`;
-          out.push(`      <failure message="${x(`${where} ${f.message}`)}" type="${f.severity}">${x(`${where} ${f.message}`)}</failure>`);
-        }
-        out.push('    </testcase>');
+        cases.push(`${head} name="${x(rule.id)}"/>`);
+      }
+      for (const f of failures) {
+        const where = `${f.file}:${f.line}`;
+        cases.push(
+          `${head} name="${x(`${rule.id} ${where}`)}" file="${x(f.file)}" line="${f.line}">`,
+          `      <failure message="${x(f.message)}" type="${f.severity}">${x(`${where} ${f.message}`)}</failure>`,
+          '    </testcase>',
+        );
       }
     }
-    out.push('  </testsuite>');
+    const count = cases.filter((c) => c.startsWith('    <testcase')).length;
+    tests += count;
+    suites.push(`  <testsuite name="${x(file)}" tests="${count}" failures="${mine.length}" errors="0" skipped="${skipped}">`, ...cases, '  </testsuite>');
   });
-  out.push('</testsuites>');
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  out.push(`<testsuites name="webmail-log" tests="${tests}" failures="${findings.length}" errors="0">`, ...suites, '</testsuites>');
   return out.join('\n') + '\n';
 }
+
+export const junitReporter: Reporter = {
+  description: 'JUnit XML: a testcase per violation',
+  end: (ctx) => renderJunit(ctx.summary, ctx.findings, ctx.severities),
+};

@@ -1,21 +1,30 @@
 // `--format sarif`: SARIF 2.1.0, for code-scanning dashboards. The rules are reporting
-// descriptors; each violation is a result at the input's path and line.
+// descriptors; each violation is a result at the input's path and line. Paths inside the
+// repository are relative to %SRCROOT% (GitHub code scanning links nothing else); a file
+// outside it is an absolute file:// URI, with no base.
 
 import type { Finding } from '../analyse/finding.js';
 import { RULES } from '../analyse/rules.js';
-import { RULE_HELP } from '../analyse/rule-help.js';
-import { VERSION } from '../version.js';
+import { HOMEPAGE, VERSION } from '../version.js';
 import { fingerprint } from './fingerprint.js';
 import { jsonText } from './json-text.js';
+import { fileUri, repoPath, rootUri, type RepoPaths } from './paths.js';
+import type { Reporter } from './reporter.js';
 
 const SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+const SRCROOT = '%SRCROOT%';
 
-/** An input path as a URI reference: each segment percent-encoded, slashes kept. */
+/** A relative path as a URI reference: each segment percent-encoded, slashes kept. */
 export function artifactUri(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
 
-export function renderSarif(findings: readonly Finding[]): string {
+function artifactLocation(file: string, paths: RepoPaths) {
+  const where = repoPath(file, paths);
+  return where.inRepo ? { uri: artifactUri(where.path), uriBaseId: SRCROOT } : { uri: fileUri(where.path) };
+}
+
+export function renderSarif(findings: readonly Finding[], paths: RepoPaths): string {
   const ruleIndex = new Map(RULES.map((r, i) => [r.id, i]));
   const doc = {
     $schema: SCHEMA,
@@ -26,29 +35,24 @@ export function renderSarif(findings: readonly Finding[]): string {
           driver: {
             name: 'webmail-log',
             version: VERSION,
+            informationUri: HOMEPAGE,
             rules: RULES.map((r) => ({
               id: r.id,
-              name: RULE_HELP[r.id].name,
+              name: r.name,
               shortDescription: { text: r.summary },
-              fullDescription: { text: RULE_HELP[r.id].description },
-              help: { text: RULE_HELP[r.id].help },
+              fullDescription: { text: r.description },
+              help: { text: r.help },
               defaultConfiguration: { level: r.severity },
             })),
           },
         },
+        originalUriBaseIds: { [SRCROOT]: { uri: rootUri(paths) } },
         results: findings.map((f) => ({
           ruleId: f.rule,
           ruleIndex: ruleIndex.get(f.rule),
           level: f.severity,
           message: { text: f.message },
-          locations: [
-            {
-              physicalLocation: {
-                artifactLocation: { uri: artifactUri(f.file) },
-                region: { startLine: f.line },
-              },
-            },
-          ],
+          locations: [{ physicalLocation: { artifactLocation: artifactLocation(f.file, paths), region: { startLine: f.line } } }],
           partialFingerprints: { 'webmailLogFinding/v1': fingerprint(f) },
           ...(f.requestId !== null ? { properties: { requestId: f.requestId } } : {}),
         })),
@@ -58,3 +62,8 @@ export function renderSarif(findings: readonly Finding[]): string {
   };
   return jsonText(doc, 2) + '\n';
 }
+
+export const sarifReporter: Reporter = {
+  description: 'SARIF 2.1.0, for code scanning',
+  end: (ctx) => renderSarif(ctx.findings, ctx.paths),
+};

@@ -45,7 +45,7 @@ describe('reports to files', () => {
     expect(twice.stderr).toBe('webmail-log: two reports would be written to a\n');
     const cannot = await cli(['analyse', '--format', 'sarif=no/such/dir/r.sarif', 'errors.log'], { cwd: dir });
     expect(cannot.status).toBe(2);
-    expect(cannot.stderr).toBe('webmail-log: cannot write no/such/dir/r.sarif: ENOENT\n');
+    expect(cannot.stderr).toBe('webmail-log: cannot write no/such/dir/r.sarif: no such directory\n');
     expect(cannot.stdout).toBe('');
   });
 });

@@ -2,7 +2,9 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { FORMATS, type Format } from '../../src/report/registry.js';
 import { cli, ROOT } from './run.js';
 
 interface Sample {
@@ -35,32 +37,37 @@ describe('golden samples', () => {
   }
 });
 
-/** Golden reports in the CI formats, where a sample has them: expected.<name> → format. */
-const FORMAT_FILES: Record<string, string> = {
-  'expected.github.txt': 'github',
-  'expected.junit.xml': 'junit',
-  'expected.sarif': 'sarif',
-  'expected.gitlab.json': 'gitlab',
-};
+/**
+ * Golden reports in every other registered format, where a sample has them: a file
+ * `expected.<format>.<ext>` (or `expected.<format>`). Run as CI would: no colour, 80
+ * columns, paths relative to the sample's directory. The repository's file URI, which
+ * differs between clones, stands as file:///ROOT/ in the files.
+ */
+const GOLDEN_ENV = { COLUMNS: '80', GITHUB_WORKSPACE: undefined, CI_PROJECT_DIR: undefined, GITHUB_STEP_SUMMARY: undefined };
 
-describe('golden reports in the CI formats', () => {
+function goldenFormat(file: string): Format | null {
+  const m = /^expected\.([a-z]+)(?:\.[a-z]+)?$/.exec(file);
+  return m !== null && m[1] !== 'json' && (FORMATS as string[]).includes(m[1]) ? (m[1] as Format) : null;
+}
+
+describe('golden reports in every format', () => {
   const cases = names.flatMap((name) =>
     readdirSync(join(samplesDir, name))
-      .filter((f) => f in FORMAT_FILES)
-      .map((f) => [name, f] as const),
+      .filter((f) => goldenFormat(f) !== null)
+      .map((f) => [name, f, goldenFormat(f) as Format] as const),
   );
 
-  it('covers every CI format', () => {
-    expect(new Set(cases.map(([, f]) => FORMAT_FILES[f]))).toEqual(new Set(Object.values(FORMAT_FILES)));
+  it('covers every registered format', () => {
+    expect(new Set([...cases.map(([, , format]) => format), 'json'])).toEqual(new Set(FORMATS));
   });
 
-  for (const [name, file] of cases) {
-    it(`${name} as ${FORMAT_FILES[file]}`, async () => {
+  for (const [name, file, format] of cases) {
+    it(`${name} as ${format}`, async () => {
       const dir = join(samplesDir, name);
       const sample = JSON.parse(readFileSync(join(dir, 'sample.json'), 'utf8')) as Sample;
-      const ran = await cli(['analyse', '--format', FORMAT_FILES[file], ...sample.options, ...sample.inputs], { cwd: dir });
+      const ran = await cli(['analyse', '--format', format, ...sample.options, ...sample.inputs], { cwd: dir, env: GOLDEN_ENV });
       expect(ran.stderr).toBe('');
-      expect(ran.stdout).toBe(readFileSync(join(dir, file), 'utf8'));
+      expect(ran.stdout.replaceAll(pathToFileURL(dir).href + '/', 'file:///ROOT/')).toBe(readFileSync(join(dir, file), 'utf8'));
       expect(ran.status).toBe(sample.exit);
     });
   }

@@ -15,7 +15,7 @@ describe('filters', () => {
   it('select by time: ISO 8601 both ends', async () => {
     const { doc, status } = await json(['--since', '2026-11-21T10:05:00+01:00', '--until', '2026-11-21T10:07:00+01:00']);
     expect(doc.summary).toMatchObject({ entries: 5, violations: { error: 0, warning: 0 } });
-    expect(doc.selection).toEqual({ since: '2026-11-21T09:05:00Z', until: '2026-11-21T09:07:00Z', requestIds: null, segments: null });
+    expect(doc.selection).toEqual({ since: '2026-11-21T10:05:00+01:00', until: '2026-11-21T10:07:00+01:00', requestIds: null, segments: null });
     expect(status).toBe(0);
   });
 
@@ -63,8 +63,10 @@ describe('reports', () => {
   it('text shows the timeline, the diagnosis with its fixes, and the notes', async () => {
     const ran = await cli(['analyse', 'errors.log'], { cwd: sample });
     expect(ran.stdout).toMatch(/Timeline {2}entries per 1 min, from 2026-11-21T09:59:00\+01:00\n {2}DB +[▁▂▃▄▅▆▇█·]+ {2}17/);
-    expect(ran.stdout).toMatch(/Diagnosis\n● Both calendar tables are missing {2}13 entries/);
-    expect(ran.stdout).toContain('→ Create the local calendar tables');
+    expect(ran.stdout).toMatch(/Diagnosis\n● Both calendar tables are missing\n {2}13 entries/);
+    expect(ran.stdout).toContain('→ Create the tables with');
+    // A command stands whole on a line of its own, to be copied.
+    expect(ran.stdout).toMatch(/\n {6}bin\/initdb\.sh --dir=plugins\/calendar\/drivers\/database\/SQL\n/);
     expect(ran.stdout).toMatch(/3 {2}alice@example\.test from 198\.51\.100\.23/);
     expect(ran.stdout).toMatch(/Notes.*\n {2}a1b2c3d4 {2}no refresh for 16 min/);
   });

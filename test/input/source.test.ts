@@ -9,7 +9,7 @@ import { inputBytes, openInputs, reason } from '../../src/input/source.js';
 const dir = mkdtempSync(join(tmpdir(), 'webmail-log-source-'));
 
 async function read(name: string): Promise<string> {
-  const [input] = openInputs([name]);
+  const [input] = openInputs([name], false);
   const parts: Buffer[] = [];
   for await (const chunk of inputBytes(input)) parts.push(chunk);
   return Buffer.concat(parts).toString();
@@ -41,9 +41,9 @@ describe('input bytes', () => {
   });
 
   it('refuses a missing file and a directory before reading anything', () => {
-    expect(() => openInputs([join(dir, 'missing')])).toThrow(InputError);
-    expect(() => openInputs([join(dir, 'missing')])).toThrow(/no such file/);
-    expect(() => openInputs([dir])).toThrow(/is a directory/);
+    expect(() => openInputs([join(dir, 'missing')], false)).toThrow(InputError);
+    expect(() => openInputs([join(dir, 'missing')], false)).toThrow(/no such file/);
+    expect(() => openInputs([dir], false)).toThrow(/is a directory/);
   });
 
   it('says in words why a file cannot be read', () => {

@@ -1,24 +1,22 @@
 // `webmail-log explain <topic>`: the long description of a rule or of a diagnosis, what to
 // do about it, and a log excerpt that shows it.
 
-import { KNOWLEDGE, type Knowledge } from './analyse/knowledge.js';
-import { RULE_HELP } from './analyse/rule-help.js';
-import { RULES, type Rule } from './analyse/rules.js';
-import { wrap } from './report/wrap.js';
+import { BACKEND_NAMES, KNOWLEDGE, type Knowledge } from '../analyse/knowledge.js';
+import { RULES, type Rule } from '../analyse/rules.js';
+import { wrap } from '../report/wrap.js';
 
-const WIDTH = 88;
 
-function ruleText(r: Rule): string {
-  const h = RULE_HELP[r.id];
+function ruleText(r: Rule, width: number): string {
+  const h = r;
   return [
     `${r.id}  (rule, default severity ${r.severity})`,
     '',
-    wrap(`Broken when ${r.summary}.`, WIDTH, ''),
+    wrap(`Broken when ${r.summary}.`, width, ''),
     '',
-    wrap(h.description, WIDTH, ''),
+    wrap(h.description, width, ''),
     '',
     'What to do:',
-    wrap(h.help, WIDTH, '  ', '  '),
+    wrap(h.help, width, '  ', '  '),
     '',
     'Example:',
     ...h.example.map((l) => `  ${l}`),
@@ -26,18 +24,18 @@ function ruleText(r: Rule): string {
   ].join('\n');
 }
 
-function knowledgeText(k: Knowledge): string {
+function knowledgeText(k: Knowledge, width: number): string {
   return [
     `${k.id}  (diagnosis)`,
     k.title,
     '',
-    wrap(k.meaning, WIDTH, ''),
+    wrap(k.meaning, width, ''),
     '',
     'What to do:',
-    ...k.fix.map((f) => `  → ${wrap(f, WIDTH, '    ', '    ').trimStart()}`),
+    ...k.fix.map((f) => `  → ${wrap(f.backend ? `${BACKEND_NAMES[f.backend]}: ${f.text}` : f.text, width, '    ', '    ').trimStart()}`),
     '',
-    'Example:',
-    ...k.example.map((l) => `  ${l}`),
+    k.example.length > 1 ? 'Examples:' : 'Example:',
+    ...k.example.flatMap((l) => l.split('\n').map((part) => `  ${part}`)),
     '',
   ].join('\n');
 }
@@ -62,14 +60,14 @@ function search(text: string): string[] {
  * The explanation of a rule id, a diagnosis id, or the first topic whose text holds the
  * words given (`explain "database is locked"`); null when nothing matches.
  */
-export function explain(topic: string): string | null {
+export function explain(topic: string, width = 100): string | null {
   const rule = RULES.find((r) => r.id === topic);
-  if (rule) return ruleText(rule);
+  if (rule) return ruleText(rule, width);
   const known = KNOWLEDGE.find((k) => k.id === topic);
-  if (known) return knowledgeText(known);
+  if (known) return knowledgeText(known, width);
   const hits = search(topic.trim());
   if (hits.length === 0) return null;
-  const first = explain(hits[0]) as string;
+  const first = explain(hits[0], width) as string;
   return hits.length > 1 ? `${first}\nSee also: ${hits.slice(1).join(', ')}\n` : first;
 }
 

@@ -1,0 +1,144 @@
+// `webmail-log analyse`: settings → the pipeline → reports → an exit status. Each report
+// goes to stdout or to a file; a reporter that streams writes each finding as it is
+// decided, the others write once, from the gathered findings, at the end.
+
+import { appendFileSync } from 'node:fs';
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { AlphabetName } from '../analyse/alphabet.js';
+import { compareFindings, type Finding } from '../analyse/finding.js';
+import { severities as withDefaults, type RuleId, type Severity } from '../analyse/rules.js';
+import type { Selection } from '../analyse/selection.js';
+import { OutputError } from '../errors.js';
+import { isLive } from '../input/live.js';
+import { inputSize, readInputs } from '../input/read.js';
+import type { Io } from '../io.js';
+import { StreamChecker } from '../pipeline.js';
+import { EXIT_OK, EXIT_VIOLATIONS } from '../process.js';
+import { repoPaths } from '../report/paths.js';
+import { Progress, PROGRESS_FROM, wantProgress } from '../report/progress.js';
+import type { ReportSettings } from '../report/reporter.js';
+import { checkOutputs, openOutput, writeReason, type Output, type OutputSpec } from './outputs.js';
+
+export interface AnalyseOptions {
+  inputs: string[];
+  outputs: OutputSpec[];
+  pairWindow: number;
+  rules: Partial<Record<RuleId, Severity>>;
+  requestIdAlphabet: AlphabetName;
+  strict: boolean;
+  /** Report errors only; the exit status still counts warnings. */
+  quiet: boolean;
+  /** Exit 1 when there are more warnings than this. */
+  maxWarnings: number | null;
+  all: boolean;
+  chalk: ChalkInstance;
+  /** Columns of the text report. */
+  width: number;
+  host: string;
+  follow: boolean;
+  fromStart: boolean;
+  flushAfterMs: number;
+  /** How often followed files are polled (tests make it short). */
+  pollMs?: number;
+  /** What to report and summarise (the rules see everything). */
+  selection?: Selection | null;
+  /** Refresh gaps longer than this are noted. */
+  gapSeconds?: number;
+  /** Threads for parsing a large file, and the size from which a file gets them. */
+  jobs: number;
+  parallelFrom: number;
+}
+
+/** A report in a file is never coloured. */
+const PLAIN = new Chalk({ level: 0 });
+
+/** The exit status for what was found (SPEC §4); says on stderr why warnings failed the run. */
+function exitStatus(violations: { error: number; warning: number }, o: AnalyseOptions, io: Io): number {
+  const { error, warning } = violations;
+  if (error > 0) return EXIT_VIOLATIONS;
+  const warnings = `${warning} warning${warning === 1 ? '' : 's'}`;
+  if (o.strict && warning > 0) {
+    io.err(`webmail-log: ${warnings}, and --strict fails on any\n`);
+    return EXIT_VIOLATIONS;
+  }
+  if (o.maxWarnings !== null && warning > o.maxWarnings) {
+    io.err(`webmail-log: ${warnings}, more than --max-warnings ${o.maxWarnings}\n`);
+    return EXIT_VIOLATIONS;
+  }
+  return EXIT_OK;
+}
+
+export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
+  checkOutputs(o.outputs);
+  const live = isLive(o.inputs, o.follow, io.stdinIsLive);
+  const outputs: Output[] = [];
+  try {
+    for (const spec of o.outputs) outputs.push(openOutput(spec, io.out, live));
+    const severities = withDefaults(o.rules);
+    const settingsFor = (out: Output): ReportSettings => ({
+      severities,
+      chalk: out.spec.path === null ? o.chalk : PLAIN,
+      all: o.all,
+      width: o.width,
+      paths: repoPaths(io.env, process.cwd()),
+      host: o.host,
+      env: io.env,
+    });
+    const settings = outputs.map(settingsFor);
+    const streaming = outputs.map((out, i) => [out, settings[i]] as const).filter(([out]) => out.streams);
+    const gather = outputs.some((out) => !out.streams);
+    const findings: Finding[] = [];
+    const onFinding = (f: Finding) => {
+      if (o.quiet && f.severity !== 'error') return;
+      if (gather) findings.push(f);
+      for (const [out, s] of streaming) out.write(out.reporter.finding!(f, s));
+    };
+    const checker = new StreamChecker(
+      { pairWindow: o.pairWindow, severities, requestIdAlphabet: o.requestIdAlphabet, selection: o.selection, gapSeconds: o.gapSeconds },
+      onFinding,
+    );
+
+    const stop = new AbortController();
+    const stopListening = io.onInterrupt(() => stop.abort());
+    const size = !o.follow && wantProgress(io.stderrIsTTY, io.env) ? inputSize(o.inputs) : null;
+    const progress = size !== null && size >= PROGRESS_FROM ? new Progress(size, io.err) : null;
+    let inputError;
+    try {
+      inputError = await readInputs(o.inputs, checker, {
+        follow: o.follow,
+        fromStart: o.fromStart,
+        flushAfterMs: o.flushAfterMs,
+        stdinLive: io.stdinIsLive,
+        signal: stop.signal,
+        pollMs: o.pollMs,
+        jobs: o.jobs,
+        parallelFrom: o.parallelFrom,
+        onRead: progress ? (bytes) => progress.add(bytes) : undefined,
+        note: (text) => {
+          progress?.clear();
+          io.err(`webmail-log: note: ${text}\n`);
+        },
+      });
+    } finally {
+      stopListening();
+      progress?.clear();
+    }
+    const summary = checker.finish();
+    findings.sort(compareFindings);
+    outputs.forEach((out, i) => {
+      const ctx = { ...settings[i], summary, findings, streamed: out.streams };
+      out.write(out.reporter.end(ctx));
+      for (const beside of out.reporter.beside?.(ctx) ?? []) {
+        try {
+          appendFileSync(beside.path, beside.text);
+        } catch (err) {
+          throw new OutputError(`cannot write ${beside.what} ${beside.path}: ${writeReason(err)}`);
+        }
+      }
+    });
+    if (inputError !== null) throw inputError;
+    return exitStatus(summary.violations, o, io);
+  } finally {
+    for (const out of outputs) out.close();
+  }
+}

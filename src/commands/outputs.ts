@@ -1,0 +1,93 @@
+// Where reports go: `--format <format>[=<file>]` (and `-o <file>`), one at most on stdout.
+// A report file is opened before anything is read, so that a bad path stops the run at
+// once; an error writing one is said in words.
+
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { OutputError, UsageError } from '../errors.js';
+import { FORMATS, isFormat, REPORTERS, type Format } from '../report/registry.js';
+import type { Reporter } from '../report/reporter.js';
+import { didYouMean } from '../suggest.js';
+
+/** A report: its format, and the file it goes to (null: stdout). */
+export interface OutputSpec {
+  format: Format;
+  path: string | null;
+}
+
+/** `sarif` or `sarif=report.sarif`, as `--format` and the config file take it. */
+export function parseOutputSpec(text: string): OutputSpec {
+  const eq = text.indexOf('=');
+  const format = eq < 0 ? text : text.slice(0, eq);
+  if (!isFormat(format)) throw new UsageError(`unknown format "${format}"${didYouMean(format, FORMATS)} (${FORMATS.join(', ')})`);
+  const path = eq < 0 ? null : text.slice(eq + 1);
+  if (path === '') throw new UsageError(`--format ${format}=: name the file after =`);
+  return { format, path: path === '-' ? null : path };
+}
+
+/** Checks a list of reports: one at most on stdout, and no file named twice. */
+export function checkOutputs(outputs: readonly OutputSpec[]): void {
+  if (outputs.filter((o) => o.path === null).length > 1) {
+    throw new UsageError('only one format can go to stdout; send the others to files with --format <format>=<file>');
+  }
+  const paths = outputs.flatMap((o) => (o.path === null ? [] : [o.path]));
+  const twice = paths.find((p, i) => paths.indexOf(p) !== i);
+  if (twice !== undefined) throw new UsageError(`two reports would be written to ${twice}`);
+}
+
+/** Why a file could not be written, in words. */
+export function writeReason(err: unknown): string {
+  switch ((err as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return 'no such directory';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EDQUOT':
+      return 'disk quota exceeded';
+    default:
+      return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  }
+}
+
+/** An open report: where it goes, and whether it streams. */
+export interface Output {
+  spec: OutputSpec;
+  reporter: Reporter;
+  streams: boolean;
+  write(text: string): void;
+  close(): void;
+}
+
+export function openOutput(spec: OutputSpec, stdout: (text: string) => void, live: boolean): Output {
+  const reporter = REPORTERS[spec.format];
+  const streams = reporter.finding !== undefined && (reporter.streams?.(live, spec.path === null) ?? false);
+  if (spec.path === null) return { spec, reporter, streams, write: stdout, close: () => {} };
+  const path = spec.path;
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (err) {
+    throw new OutputError(`cannot write ${path}: ${writeReason(err)}`);
+  }
+  return {
+    spec,
+    reporter,
+    streams,
+    write: (text) => {
+      try {
+        writeSync(fd, text);
+      } catch (err) {
+        throw new OutputError(`cannot write ${path}: ${writeReason(err)}`);
+      }
+    },
+    close: () => closeSync(fd),
+  };
+}

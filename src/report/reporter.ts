@@ -1,0 +1,55 @@
+// The one seam of every report format: a Reporter turns findings and a summary into
+// text, given a context that carries the settings, the rules and the colour. Streaming is
+// decided here, not by the runner: a reporter with `finding` writes each finding as it
+// is decided, when `streams` says so for this output.
+
+import type { ChalkInstance } from 'chalk';
+import type { Summary } from '../analyse/analyser.js';
+import type { Finding } from '../analyse/finding.js';
+import type { Severities } from '../analyse/rules.js';
+import type { RepoPaths } from './paths.js';
+
+/** What every reporter may read, finding by finding and at the end. */
+export interface ReportSettings {
+  severities: Severities;
+  /** Coloured for a terminal; plain for a file. */
+  chalk: ChalkInstance;
+  /** List every violation and request id (text). */
+  all: boolean;
+  /** Columns the text may use. */
+  width: number;
+  /** Where CI formats' paths are relative to. */
+  paths: RepoPaths;
+  /** The host the report speaks for. */
+  host: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ReportContext extends ReportSettings {
+  summary: Summary;
+  /** Every finding shown, in stream order (also those already streamed). */
+  findings: readonly Finding[];
+  /** Whether this output already wrote each finding as it was decided. */
+  streamed: boolean;
+}
+
+/** A file written beside the report (GitHub's step summary). */
+export interface BesideFile {
+  path: string;
+  text: string;
+  /** What it is, for an error message. */
+  what: string;
+}
+
+export interface Reporter {
+  /** One line for --help. */
+  description: string;
+  /** Whether findings go out as they are decided, for a live input or not, to stdout or a file. */
+  streams?(live: boolean, toStdout: boolean): boolean;
+  /** The text for one finding, the moment it is decided (streaming only). */
+  finding?(f: Finding, settings: ReportSettings): string;
+  /** The report (or what is left of it after streaming), at the end. */
+  end(ctx: ReportContext): string;
+  /** Files appended to beside the report. */
+  beside?(ctx: ReportContext): BesideFile[];
+}
