@@ -100,6 +100,7 @@ export function where(c: Checked): string[] {
 export function report(format: Format, c: Checked, over: Partial<ReportSettings> = {}): string {
   const settings: ReportSettings = {
     severities: severities(),
+    requestIdAlphabet: 'hex',
     chalk: new Chalk({ level: 0 }),
     all: false,
     width: 100,

@@ -77,6 +77,7 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
     const severities = withDefaults(o.rules);
     const settingsFor = (out: Output): ReportSettings => ({
       severities,
+      requestIdAlphabet: o.requestIdAlphabet,
       chalk: out.spec.path === null ? o.chalk : PLAIN,
       all: o.all,
       width: o.width,

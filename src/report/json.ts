@@ -57,6 +57,6 @@ export function renderJson(s: Summary, findings: readonly Finding[]): string {
 }
 
 export const jsonReporter: Reporter = {
-  description: 'the SPEC §5 JSON document',
+  description: 'one JSON document: summary, request ids, signatures, violations',
   end: (ctx) => renderJson(ctx.summary, ctx.findings),
 };

@@ -4,6 +4,7 @@
 // is decided, when `streams` says so for this output.
 
 import type { ChalkInstance } from 'chalk';
+import type { AlphabetName } from '../analyse/alphabet.js';
 import type { Summary } from '../analyse/analyser.js';
 import type { Finding } from '../analyse/finding.js';
 import type { Severities } from '../analyse/rules.js';
@@ -12,6 +13,8 @@ import type { RepoPaths } from './paths.js';
 /** What every reporter may read, finding by finding and at the end. */
 export interface ReportSettings {
   severities: Severities;
+  /** What request-id-format accepts. */
+  requestIdAlphabet: AlphabetName;
   /** Coloured for a terminal; plain for a file. */
   chalk: ChalkInstance;
   /** List every violation and request id (text). */

@@ -14,7 +14,7 @@ import type { Reporter, ReportSettings } from './reporter.js';
 import { wrap } from './wrap.js';
 
 /** What the text report reads of the settings. */
-export type TextOptions = Pick<ReportSettings, 'chalk' | 'all' | 'width'>;
+export type TextOptions = Pick<ReportSettings, 'chalk' | 'all' | 'width' | 'severities' | 'requestIdAlphabet'>;
 
 /** Violations listed per rule unless `--all`. */
 export const VIOLATIONS_SHOWN = 10;
@@ -192,23 +192,26 @@ function violationList(findings: readonly Finding[], o: TextOptions): string[] {
 
 /**
  * Real cPanel servers write PHP session ids of 5 or 6 bits a character, so every id breaks
- * request-id-format: when all the ids it flagged fit one of PHP's alphabets, say once how
+ * request-id-format: when all the ids it flags fit one of PHP's alphabets, say once how
  * to accept it.
  */
-export function alphabetHint(findings: readonly Finding[]): string | null {
-  const ids = new Set(findings.filter((f) => f.rule === 'request-id-format' && f.requestId !== null).map((f) => f.requestId as string));
-  if (ids.size === 0) return null;
+export function alphabetHint(s: Summary, o: HintSettings): string | null {
+  if (o.severities['request-id-format'] === 'off') return null;
+  const flagged = s.requestIds.filter((r) => !ALPHABETS[o.requestIdAlphabet].pattern.test(r.id));
+  if (flagged.length === 0) return null;
   for (const name of ['php5', 'php6'] as const) {
-    if ([...ids].every((id) => ALPHABETS[name].pattern.test(id))) {
-      const bits = name === 'php5' ? 5 : 6;
-      return `All ${plural(ids.size, 'request id')} flagged by request-id-format fit PHP's session ids of ${bits} bits a character (${ALPHABETS[name].description}). If the server sets session.sid_bits_per_character = ${bits}, accept them: \`--request-id-alphabet ${name}\` or, in webmail-log.config.json: \`"requestIdAlphabet": "${name}"\``;
-    }
+    if (name === o.requestIdAlphabet || !flagged.every((r) => ALPHABETS[name].pattern.test(r.id))) continue;
+    const bits = name === 'php5' ? 5 : 6;
+    const which = flagged.length === 1 ? 'The request id' : `All ${n(flagged.length)} request ids`;
+    return `${which} flagged by request-id-format fit PHP's session ids of ${bits} bits a character (${ALPHABETS[name].description}). If the server sets session.sid_bits_per_character = ${bits}, accept them: \`--request-id-alphabet ${name}\` or, in webmail-log.config.json: \`"requestIdAlphabet": "${name}"\``;
   }
   return null;
 }
 
-function hintSection(findings: readonly Finding[], o: TextOptions): string[] {
-  const hint = alphabetHint(findings);
+type HintSettings = Pick<ReportSettings, 'severities' | 'requestIdAlphabet'>;
+
+function hintSection(s: Summary, o: TextOptions): string[] {
+  const hint = alphabetHint(s, o);
   return hint === null ? [] : ['', `${o.chalk.bold('Hint')}`, wrap(hint, o.width, '  ', '  ')];
 }
 
@@ -275,7 +278,7 @@ export function renderText(s: Summary, findings: readonly Finding[], o: TextOpti
     ...diagnosisSection(s, o),
     ...notesSection(s, o),
     ...violationList(findings, o),
-    ...hintSection(findings, o),
+    ...hintSection(s, o),
   ];
   return lines.join('\n') + '\n';
 }

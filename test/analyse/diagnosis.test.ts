@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginFailure } from '../../src/analyse/diagnosis.js';
+import { loginFailure, UNKNOWN_CLIENT } from '../../src/analyse/diagnosis.js';
 import { KNOWLEDGE } from '../../src/analyse/knowledge.js';
 import { check, log, lookup, pair, SEG, SRC } from '../helpers.js';
 
@@ -65,6 +65,40 @@ describe('diagnosis', () => {
     expect(loginFailure('Login failed for a@b.c against imap.example.test from 2001:db8::1. x')).toEqual({ user: 'a@b.c', client: '2001:db8::1' });
     expect(loginFailure('Login failed for a against h from 10.0.0.1')).toEqual({ user: 'a', client: '10.0.0.1' });
     expect(loginFailure('Something else')).toBeNull();
+  });
+
+  it('reads every form Roundcube writes: 1.4 on, 1.0 to 1.3, the oldest, and behind a proxy', () => {
+    expect(loginFailure('Login failed for bob from 203.0.113.7. LOGIN: Authentication failed.')).toEqual({ user: 'bob', client: '203.0.113.7' });
+    expect(loginFailure('Login failed for bob from 203.0.113.7')).toEqual({ user: 'bob', client: '203.0.113.7' });
+    expect(loginFailure('Login failed for bob from 203.0.113.7 in /usr/share/roundcube/program/include/rcmail.php on line 1234 (POST /x/?_task=login)')).toEqual({
+      user: 'bob',
+      client: '203.0.113.7',
+    });
+    expect(loginFailure('Login failed for bob against imap from 10.0.0.5(X-Real-IP: 198.51.100.9,X-Forwarded-For: 198.51.100.9). AUTHENTICATE PLAIN: failed')).toEqual({
+      user: 'bob',
+      client: '10.0.0.5',
+    });
+    expect(loginFailure('Login failed for bob from 10.0.0.5(X-Forwarded-For: 6.6.6.6).')).toEqual({ user: 'bob', client: '10.0.0.5' });
+    expect(loginFailure('Login failed for bob against h from ::ffff:192.0.2.1. x')).toEqual({ user: 'bob', client: '::ffff:192.0.2.1' });
+  });
+
+  it('never lets the user name or the answer choose the address counted', () => {
+    // The user name and the IMAP answer are the attacker's: an extra "from <address>"
+    // there either does not look like Roundcube's, or makes the line ambiguous.
+    expect(loginFailure('Login failed for x from 6.6.6.6 against 127.0.0.1 from 192.0.2.10. AUTHENTICATE PLAIN: failed')).toEqual({ user: 'x from 6.6.6.6', client: '192.0.2.10' });
+    expect(loginFailure('Login failed for x against evil from 6.6.6.6 against 127.0.0.1 from 192.0.2.10. failed')).toEqual({
+      user: 'x against evil from 6.6.6.6',
+      client: '192.0.2.10',
+    });
+    expect(loginFailure('Login failed for x from 192.0.2.10. NO [AUTHENTICATIONFAILED] user=admin from 127.0.0.1. denied')?.client).toBe(UNKNOWN_CLIENT);
+    expect(loginFailure('Login failed for x from 6.6.6.6. y against h from 192.0.2.10. z')?.client).toBe(UNKNOWN_CLIENT);
+    expect(loginFailure('Login failed for x against h from 192.0.2.10. user=admin from 127.0.0.1')?.client).toBe(UNKNOWN_CLIENT);
+    expect(loginFailure('Login failed for x against h from somewhere. no address')?.client).toBe(UNKNOWN_CLIENT);
+  });
+
+  it('counts a line with a forged address under the unknown address, not the forged one', () => {
+    const c = check(log(imapLine('10:00:00', 'Login failed for x from 192.0.2.10. NO user=admin from 127.0.0.1. denied')));
+    expect(c.summary.diagnosis[0].breakdown).toEqual([{ user: 'x', client: UNKNOWN_CLIENT, count: 1 }]);
   });
 
   it('has nothing to say about a log without known signatures', () => {

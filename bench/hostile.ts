@@ -2,8 +2,8 @@
 // line can take (a DB message, a query, a request path, a continuation line, a line
 // start), timed through the whole pipeline. Target: under 50 ms per MB for every shape.
 
-import { severities } from '../analyse/rules.js';
-import { StreamChecker } from '../pipeline.js';
+import { severities } from '../src/analyse/rules.js';
+import { StreamChecker } from '../src/pipeline.js';
 import { markdownTable } from './table.js';
 
 const MB = 1e6;

@@ -2,7 +2,7 @@
 // violations planted at known places: the benchmark's input and its ground truth.
 
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { isoAt, MONTH_NAMES } from '../parse/calendar.js';
+import { isoAt, MONTH_NAMES } from '../src/parse/calendar.js';
 
 const SRC = '/usr/share/roundcube/program/lib/Roundcube/rcube_db.php';
 const IMAP_SRC = '/usr/share/roundcube/program/lib/Roundcube/rcube_imap.php';

@@ -2,8 +2,8 @@
 // the benchmark measures the real program without a wrapper of its own in the figures.
 
 import { writeSync } from 'node:fs';
-import { run } from '../cli.js';
-import { processIo } from '../io.js';
+import { run } from '../src/cli.js';
+import { processIo } from '../src/io.js';
 
 const started = process.hrtime.bigint();
 const status = await run(process.argv, processIo());
