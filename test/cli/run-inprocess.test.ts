@@ -30,6 +30,9 @@ describe('colour', () => {
     expect(chooseChalk(undefined, true, { NO_COLOR: '' }).level).toBeGreaterThan(0);
     expect(chooseChalk(undefined, true, {}).level).toBeGreaterThan(0);
     expect(chooseChalk(undefined, false, {}).level).toBe(0);
+    // A terminal that says it cannot show colour gets none, unless forced.
+    expect(chooseChalk(undefined, true, { TERM: 'dumb' }).level).toBe(0);
+    expect(chooseChalk(true, true, { TERM: 'dumb' }).level).toBeGreaterThan(0);
   });
 });
 
