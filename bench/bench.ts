@@ -1,6 +1,6 @@
 // `npm run bench`: generates large logs with known violations (cached outside the repo),
 // times webmail-log on them against grep and wc (and lnav when installed), reports MB/s
-// and peak RSS, and checks the findings against the generator's ground truth.
+// and peak RSS, and checks the violations against the generator's ground truth.
 //
 //   npm run bench                 100 MB and 1 GB
 //   npm run bench -- --sizes 100  only 100 MB

@@ -1,7 +1,7 @@
 // Shared by the tests: build log lines like the service writes them, and run the
 // pipeline on text in memory.
 
-import { compareFindings, type Finding } from '../src/analyse/finding.js';
+import { compareViolations, type Violation } from '../src/analyse/violation.js';
 import { severities, type Severities } from '../src/analyse/rules.js';
 import type { Summary } from '../src/analyse/analyser.js';
 import type { Selection } from '../src/analyse/selection.js';
@@ -49,7 +49,7 @@ export function imap(time: string, opts: { id?: string | null; segment?: string 
 
 export interface Checked {
   summary: Summary;
-  findings: Finding[];
+  violations: Violation[];
 }
 
 export interface CheckOptions {
@@ -66,10 +66,10 @@ type FileText = string | Buffer;
 /** Runs the pipeline on one text, or on named files read as one stream. */
 export function check(input: FileText | [string, FileText][], opts: CheckOptions = {}): Checked {
   const files: [string, FileText][] = Array.isArray(input) ? input : [['errors.log', input]];
-  const findings: Finding[] = [];
+  const violations: Violation[] = [];
   const checker = new StreamChecker(
     { pairWindow: opts.pairWindow ?? 30, severities: severities(opts.severities), selection: opts.selection, gapSeconds: opts.gapSeconds },
-    (f) => findings.push(f),
+    (f) => violations.push(f),
   );
   for (const [name, text] of files) {
     const bytes = typeof text === 'string' ? Buffer.from(text) : text;
@@ -83,7 +83,7 @@ export function check(input: FileText | [string, FileText][], opts: CheckOptions
     feed.end();
   }
   const summary = checker.finish();
-  return { summary, findings: findings.sort(compareFindings) };
+  return { summary, violations: violations.sort(compareViolations) };
 }
 
 /** A log text from lines, each ended by a newline. */
@@ -91,9 +91,9 @@ export function log(...lines: (string | string[])[]): string {
   return lines.flat().map((l) => l + '\n').join('');
 }
 
-/** `rule@line` for each finding: compact to assert on. */
+/** `rule@line` for each violation: compact to assert on. */
 export function where(c: Checked): string[] {
-  return c.findings.map((f) => `${f.rule}@${f.line}`);
+  return c.violations.map((f) => `${f.rule}@${f.line}`);
 }
 
 /** A report of a checked log through the format's registered Reporter, as the command makes it. */
@@ -109,5 +109,5 @@ export function report(format: Format, c: Checked, over: Partial<ReportSettings>
     env: {},
     ...over,
   };
-  return REPORTERS[format].end({ ...settings, summary: c.summary, findings: c.findings, streamed: false });
+  return REPORTERS[format].end({ ...settings, summary: c.summary, violations: c.violations, streamed: false });
 }

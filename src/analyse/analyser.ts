@@ -1,8 +1,8 @@
-// Consumes entries one at a time, applies the rules, and emits each finding as soon as it
-// is decided; at the end it gives the summary. Holds no list of entries or findings.
+// Consumes entries one at a time, applies the rules, and emits each violation as soon as it
+// is decided; at the end it gives the summary. Holds no list of entries or violations.
 //
 // With filters (a Selection), the rules still see every entry; what is counted and
-// reported is only what the filters select (a finding by the entry it is reported at).
+// reported is only what the filters select (a violation by the entry it is reported at).
 
 import type { Entry } from '../parse/entry.js';
 import { Side } from '../parse/table.js';
@@ -10,7 +10,7 @@ import { Moment, SignatureCounter, type IdState, type RequestIdRow, type Signatu
 import { ALPHABETS, type Alphabet, type AlphabetName } from './alphabet.js';
 import { CadenceTracker, gapNote, type GapNote } from './cadence.js';
 import { DiagnosisCollector, type Diagnosis } from './diagnosis.js';
-import type { Finding } from './finding.js';
+import type { Violation } from './violation.js';
 import { Pairing, pairingKey, type Lookup } from './pairing.js';
 import type { Level, RuleId, Severities } from './rules.js';
 import { isEmptySelection, selects, type Selection } from './selection.js';
@@ -113,7 +113,7 @@ export class Analyser {
 
   constructor(
     private readonly settings: AnalyseSettings,
-    private readonly onFinding: (finding: Finding) => void,
+    private readonly onViolation: (violation: Violation) => void,
   ) {
     this.alphabet = ALPHABETS[settings.requestIdAlphabet ?? 'hex'];
     this.gapSeconds = settings.gapSeconds ?? DEFAULT_GAP_SECONDS;
@@ -144,7 +144,7 @@ export class Analyser {
   /** The next entry of the stream. It is not kept: the caller may reuse it. */
   entry(e: Entry): void {
     const selected = (this.current = selects(this.selection, e.stamped ? e.instant : null, e.requestId, e.segment));
-    if (e.cut && selected) {
+    if (e.truncated && selected) {
       this.truncatedEntries++;
       if (this.truncatedAt.length < TRUNCATED_LISTED) this.truncatedAt.push({ file: this.files[e.fileIndex], line: e.line });
     }
@@ -334,17 +334,17 @@ export class Analyser {
     this.emit('pair-incomplete', p.fileIndex, p.line, p.requestId, message);
   }
 
-  /** `line 117`, or `errors.log.1:117` when it is in another file than the finding. */
+  /** `line 117`, or `errors.log.1:117` when it is in another file than the violation. */
   private place(fileIndex: number, line: number, fromFileIndex: number): string {
     return fileIndex === fromFileIndex ? `line ${line}` : `${this.files[fileIndex]}:${line}`;
   }
 
-  /** Reports a finding at the entry being handled, when that entry is selected. */
+  /** Reports a violation at the entry being handled, when that entry is selected. */
   private report(rule: RuleId, fileIndex: number, line: number, requestId: string | null, message: string): void {
     if (this.wanted(rule, this.current)) this.emit(rule, fileIndex, line, requestId, message);
   }
 
-  /** Whether a finding of `rule` at a place (selected or not) is reported. */
+  /** Whether a violation of `rule` at a place (selected or not) is reported. */
   private wanted(rule: RuleId, selected: boolean): boolean {
     return selected && this.settings.severities[rule] !== 'off';
   }
@@ -352,6 +352,6 @@ export class Analyser {
   private emit(rule: RuleId, fileIndex: number, line: number, requestId: string | null, message: string): void {
     const severity = this.settings.severities[rule] as Level;
     this.violations[severity]++;
-    this.onFinding({ rule, severity, fileIndex, file: this.files[fileIndex], line, requestId, message });
+    this.onViolation({ rule, severity, fileIndex, file: this.files[fileIndex], line, requestId, message });
   }
 }

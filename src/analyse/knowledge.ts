@@ -159,7 +159,7 @@ export const KNOWLEDGE = [
     id: 'database-locked',
     title: 'The database was locked',
     meaning:
-      'A query waited for a lock that another connection held, and gave up: SQLite answered SQLITE_BUSY ("database is locked"), MySQL error 1205 ("Lock wait timeout exceeded"), PostgreSQL lock_not_available. A query waits before it fails, so such entries can be stamped seconds after the request began, which also explains pair-same-second findings next to them.',
+      'A query waited for a lock that another connection held, and gave up: SQLite answered SQLITE_BUSY ("database is locked"), MySQL error 1205 ("Lock wait timeout exceeded"), PostgreSQL lock_not_available. A query waits before it fails, so such entries can be stamped seconds after the request began, which also explains pair-same-second violations next to them.',
     fix: [
       { backend: 'sqlite', text: 'Look for what else writes to the .rcube.db file at those times: a backup or cron job copying it, or several webmail sessions of the same mailbox working at once. Make sure the directory of the database is writable by its owner, so that SQLite can create its journal (-journal, or -wal and -shm) files next to it.' },
       { backend: 'mysql', text: 'Find the transaction that holds the lock: `mysql -e "SHOW ENGINE INNODB STATUS\\G"` (section TRANSACTIONS). Long-running imports, backups without --single-transaction and a raised innodb_lock_wait_timeout are the usual causes.' },

@@ -1,5 +1,5 @@
 // The rule registry (SPEC §3): one row per rule, in the order of the rules table, which
-// is also the order of findings on the same line. A row holds everything said of a rule:
+// is also the order of violations on the same line. A row holds everything said of a rule:
 // its default severity, its one-line meaning, the long texts SARIF viewers and `explain`
 // show, and an example log excerpt that a test runs through the checker.
 

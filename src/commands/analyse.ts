@@ -1,16 +1,16 @@
 // `webmail-log analyse`: settings → the pipeline → reports → an exit status. Each report
-// goes to stdout or to a file; a reporter that streams writes each finding as it is
-// decided, the others write once, from the gathered findings, at the end.
+// goes to stdout or to a file; a reporter that streams writes each violation as it is
+// decided, the others write once, from the gathered violations, at the end.
 
 import { appendFileSync } from 'node:fs';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { AlphabetName } from '../analyse/alphabet.js';
-import { compareFindings, type Finding } from '../analyse/finding.js';
+import { compareViolations, type Violation } from '../analyse/violation.js';
 import { severities as withDefaults, type RuleId, type Severity } from '../analyse/rules.js';
 import type { Selection } from '../analyse/selection.js';
 import { OutputError } from '../errors.js';
 import { isLive } from '../input/live.js';
-import { inputSize, readInputs } from '../input/read.js';
+import { inputSize, readInputs } from '../inputs.js';
 import type { Io } from '../io.js';
 import { StreamChecker } from '../pipeline.js';
 import { EXIT_OK, EXIT_VIOLATIONS } from '../process.js';
@@ -88,15 +88,15 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
     const settings = outputs.map(settingsFor);
     const streaming = outputs.map((out, i) => [out, settings[i]] as const).filter(([out]) => out.streams);
     const gather = outputs.some((out) => !out.streams);
-    const findings: Finding[] = [];
-    const onFinding = (f: Finding) => {
+    const violations: Violation[] = [];
+    const onViolation = (f: Violation) => {
       if (o.quiet && f.severity !== 'error') return;
-      if (gather) findings.push(f);
-      for (const [out, s] of streaming) out.write(out.reporter.finding!(f, s));
+      if (gather) violations.push(f);
+      for (const [out, s] of streaming) out.write(out.reporter.violation!(f, s));
     };
     const checker = new StreamChecker(
       { pairWindow: o.pairWindow, severities, requestIdAlphabet: o.requestIdAlphabet, selection: o.selection, gapSeconds: o.gapSeconds },
-      onFinding,
+      onViolation,
     );
 
     const stop = new AbortController();
@@ -125,9 +125,9 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
       progress?.clear();
     }
     const summary = checker.finish();
-    findings.sort(compareFindings);
+    violations.sort(compareViolations);
     outputs.forEach((out, i) => {
-      const ctx = { ...settings[i], summary, findings, streamed: out.streams };
+      const ctx = { ...settings[i], summary, violations, streamed: out.streams };
       out.write(out.reporter.end(ctx));
       for (const beside of out.reporter.beside?.(ctx) ?? []) {
         try {

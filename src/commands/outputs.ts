@@ -68,7 +68,7 @@ export interface Output {
 
 export function openOutput(spec: OutputSpec, stdout: (text: string) => void, live: boolean): Output {
   const reporter = REPORTERS[spec.format];
-  const streams = reporter.finding !== undefined && (reporter.streams?.(live, spec.path === null) ?? false);
+  const streams = reporter.violation !== undefined && (reporter.streams?.(live, spec.path === null) ?? false);
   if (spec.path === null) return { spec, reporter, streams, write: stdout, close: () => {} };
   const path = spec.path;
   let fd: number;

@@ -6,14 +6,11 @@
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InputError } from '../errors.js';
+import type { Feed } from '../feed.js';
 import { reason } from './source.js';
 
-/** Where followed bytes go; `end(lineBase)` closes what was read and starts afresh. */
-export interface FollowTarget {
-  push(chunk: Buffer): void;
-  flush(): void;
-  end(lineBase?: number): void;
-}
+/** What a follower uses of a feed: `end(lineBase)` closes what was read and starts afresh. */
+type FollowTarget = Pick<Feed, 'push' | 'flush' | 'end'>;
 
 export interface FollowOptions {
   /** Read what the file already holds first, instead of starting at its end. */

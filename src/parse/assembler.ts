@@ -7,16 +7,17 @@
 // Memory is capped: an entry, or a line still being written, longer than ENTRY_CAP keeps
 // its first and last ENTRY_CAP / 2 bytes. Every line is still counted, the head (header,
 // request id, DB code and message) and the tail (the request) are still read, and the
-// entry is marked as cut.
+// entry is marked as truncated.
 
 import { entryStartClose } from './header.js';
 
-export interface AssemblySink {
+/** Where raw entries go: an entry's byte range, before anything in it is read. */
+export interface RawEntrySink {
   /**
    * An entry: bytes [start, end) of buf, without its final line break. `close` is its
    * header's `]`, `firstLineEnd` the end of its first line. buf is reused after the call.
    */
-  entry(buf: Buffer, start: number, end: number, close: number, firstLineEnd: number, line: number, cut: boolean): void;
+  entry(buf: Buffer, start: number, end: number, close: number, firstLineEnd: number, line: number, truncated: boolean): void;
   /** A run of non-blank lines before the first entry of a file, at its first line. */
   orphanRun(line: number): void;
 }
@@ -48,9 +49,9 @@ export class Assembler {
   private openClose = 0;
   private openFirstEnd = 0;
   private openLine = 0;
-  /** Bytes were cut out of the open entry, or out of the line still being written. */
-  private openCut = false;
-  private lineCut = false;
+  /** Bytes were left out of the open entry, or out of the line still being written (truncated). */
+  private openTruncated = false;
+  private lineTruncated = false;
   /** Inside a run of non-blank lines before the file's first entry. */
   private inOrphanRun = false;
   /** An entry has started in this file, or reading began mid-file: no more orphan lines. */
@@ -61,10 +62,10 @@ export class Assembler {
   private skipped = -1;
   private counting = false;
 
-  constructor(private readonly sink: AssemblySink) {}
+  constructor(private readonly sink: RawEntrySink) {}
 
   /**
-   * Reading begins `lineBase` lines into a file (following it from its end): findings keep
+   * Reading begins `lineBase` lines into a file (following it from its end): violations keep
    * the file's own line numbers, and lines before the first entry seen belong to an entry
    * that started before, so they are no orphans.
    */
@@ -95,9 +96,9 @@ export class Assembler {
   flushOpen(): void {
     if (this.open < 0 || this.scan <= this.open) return;
     const view = this.buf.subarray(0, this.len);
-    this.sink.entry(view, this.open, this.scan - 1, this.openClose, this.openFirstEnd, this.openLine, this.openCut);
+    this.sink.entry(view, this.open, this.scan - 1, this.openClose, this.openFirstEnd, this.openLine, this.openTruncated);
     this.open = -1;
-    this.openCut = false;
+    this.openTruncated = false;
   }
 
   /** Feeds the next bytes of the current file. */
@@ -122,11 +123,11 @@ export class Assembler {
   private cap(): void {
     if (this.open >= 0 && this.scan - this.open > ENTRY_CAP) {
       this.cutOut(this.open + HALF, this.scan - HALF);
-      this.openCut = true;
+      this.openTruncated = true;
     }
     if (this.len - this.scan > ENTRY_CAP) {
       this.cutOut(this.scan + HALF, this.len - HALF);
-      this.lineCut = true;
+      this.lineTruncated = true;
     }
   }
 
@@ -155,15 +156,15 @@ export class Assembler {
     }
     if (this.open >= 0) {
       const end = this.len > this.open && view[this.len - 1] === LF ? this.len - 1 : this.len;
-      this.sink.entry(view, this.open, end, this.openClose, this.openFirstEnd, this.openLine, this.openCut);
+      this.sink.entry(view, this.open, end, this.openClose, this.openFirstEnd, this.openLine, this.openTruncated);
     }
     const lines = this.lines;
     this.len = 0;
     this.scan = 0;
     this.lines = 0;
     this.open = -1;
-    this.openCut = false;
-    this.lineCut = false;
+    this.openTruncated = false;
+    this.lineTruncated = false;
     this.inOrphanRun = false;
     this.seenEntry = false;
     this.lineBase = 0;
@@ -172,19 +173,19 @@ export class Assembler {
 
   private line(view: Buffer, start: number, end: number): void {
     const close = entryStartClose(view, start, end);
-    const lineCut = this.lineCut;
-    this.lineCut = false;
+    const lineTruncated = this.lineTruncated;
+    this.lineTruncated = false;
     if (close >= 0) {
-      if (this.open >= 0) this.sink.entry(view, this.open, start - 1, this.openClose, this.openFirstEnd, this.openLine, this.openCut);
+      if (this.open >= 0) this.sink.entry(view, this.open, start - 1, this.openClose, this.openFirstEnd, this.openLine, this.openTruncated);
       this.open = start;
       this.openClose = close;
       this.openFirstEnd = end;
       this.openLine = this.lineBase + this.lines;
-      this.openCut = lineCut;
+      this.openTruncated = lineTruncated;
       this.seenEntry = true;
       this.counting = false;
     } else if (this.open >= 0) {
-      this.openCut ||= lineCut;
+      this.openTruncated ||= lineTruncated;
     } else if (this.counting) {
       this.skipped++;
     } else if (!this.seenEntry) {

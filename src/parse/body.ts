@@ -50,19 +50,30 @@ export function newParts(): Parts {
   };
 }
 
-const KINDS = new Map<string, string>();
+/**
+ * Kind names made once each. A log has a handful; a hostile one may have any number of
+ * `<CAPITALS> Error: ` words, so the table is bounded.
+ */
+export class KindNames {
+  private readonly names = new Map<string, string>();
+
+  get(buf: Buffer, start: number, end: number): string {
+    const kind = buf.toString('latin1', start, end);
+    let interned = this.names.get(kind);
+    if (interned === undefined) {
+      if (this.names.size >= 256) this.names.clear();
+      this.names.set(kind, (interned = kind));
+    }
+    return interned;
+  }
+}
 
 /** `DB`, `IMAP`, `SMTP`, … from `<KIND> Error: `; `PHP` for PHP's own lines; else `text`. */
-export function kindAt(buf: Buffer, at: number, end: number): string {
+export function kindAt(buf: Buffer, at: number, end: number, names: KindNames): string {
   if (matchAt(buf, at, end, DB_ERROR)) return 'DB';
   let i = at;
   while (i < end && isUpper(buf[i])) i++;
-  if (i > at && matchAt(buf, i, end, ERROR)) {
-    const kind = buf.toString('latin1', at, i);
-    let interned = KINDS.get(kind);
-    if (interned === undefined) KINDS.set(kind, (interned = kind));
-    return interned;
-  }
+  if (i > at && matchAt(buf, i, end, ERROR)) return names.get(buf, at, i);
   // PHP's own: `PHP Fatal error:  …`, `PHP Warning:  …` — words of letters, then a colon,
   // within the first 80 bytes.
   if (matchAt(buf, at, end, PHP)) {

@@ -2,8 +2,8 @@
 // DB errors the parts the rules need. Every field a rule or an aggregate reads is here.
 // The hot path fills one reused Entry and makes strings only through the interners.
 
-import { kindAt, newParts, scanDbHead, scanDbTail, scanRequest } from './body.js';
-import { bodyStart, readStamp, requestIdClose, stampProblem } from './header.js';
+import { KindNames, kindAt, newParts, scanDbHead, scanDbTail, scanRequest } from './body.js';
+import { bodyStart, requestIdClose, StampReader, stampProblem } from './header.js';
 import { Interner } from './intern.js';
 import { RequestCode, requestCodeAt, segmentEnd, segmentStart } from './request.js';
 import { Side, sideOfTable, tableAfterFrom, tableNameAt } from './table.js';
@@ -38,8 +38,8 @@ export interface Entry {
   segment: string | null;
   /** Local or remote for a refresh lookup, else None. */
   side: Side;
-  /** Longer than the assembler keeps: its middle was cut out. */
-  cut: boolean;
+  /** Longer than the assembler keeps: its middle was not read. */
+  truncated: boolean;
   /** What the request at its end was for (RequestCode.None: no request). */
   request: RequestCode;
   /** For IMAP errors and DB Errors without the shape, the text (its first 500 bytes): what diagnosis reads. */
@@ -47,7 +47,7 @@ export interface Entry {
 }
 
 export function newEntry(): Entry {
-  return { fileIndex: 0, line: 0, stamped: false, instant: 0, offset: 0, negative: false, problem: null, requestId: null, kind: 'text', signature: null, segment: null, side: Side.None, cut: false, request: RequestCode.None, detail: null };
+  return { fileIndex: 0, line: 0, stamped: false, instant: 0, offset: 0, negative: false, problem: null, requestId: null, kind: 'text', signature: null, segment: null, side: Side.None, truncated: false, request: RequestCode.None, detail: null };
 }
 
 /** What is kept of an IMAP error's text for diagnosis. */
@@ -89,85 +89,91 @@ interface Tail {
   segment: string | null;
 }
 
-const tailsById = new Map<string, Tail>();
-/** The tail of the last DB error without a request id. */
-let tailWithoutId: Tail | null = null;
-
-const parts = newParts();
-const ids = new Interner<string>();
-const segments = new Interner<string>();
-const signatures = new Interner<DbSignature>();
-const shared = newEntry();
-
 /**
- * Reads the entry held in bytes [start, end) of buf; `close` is its header's `]` and
- * `firstLineEnd` the end of its first line (without CR); `cut` says the assembler kept
- * only its head and tail. Fills and returns `into`, which is valid until the next call
- * unless one is given.
+ * Reads entries from their bytes. It keeps what makes that cheap (the strings made once
+ * per distinct id, segment and DB error; each request id's last tail) for one stream of
+ * inputs; two streams each have their own.
  */
-export function readEntry(
-  buf: Buffer,
-  start: number,
-  end: number,
-  close: number,
-  firstLineEnd: number,
-  fileIndex: number,
-  line: number,
-  cut = false,
-  into: Entry = shared,
-): Entry {
-  const e = into;
-  e.fileIndex = fileIndex;
-  e.line = line;
-  e.cut = cut;
-  e.stamped = readStamp(buf, start, close, e);
-  e.problem = e.stamped ? null : `invalid header: ${stampProblem(buf, start, close)}`;
-  e.requestId = null;
-  e.kind = 'text';
-  e.signature = null;
-  e.segment = null;
-  e.side = Side.None;
-  e.request = RequestCode.None;
-  e.detail = null;
-  let at = bodyStart(buf, close, firstLineEnd);
-  const idClose = requestIdClose(buf, at, firstLineEnd);
-  if (idClose >= 0) {
-    e.requestId = ids.get(buf, at + 1, idClose, utf8);
-    at = idClose + 2;
-  }
-  // A malformed header: the entry takes part in nothing, and its body does not matter.
-  if (e.problem !== null) return e;
-  if (at > end) at = end;
-  e.kind = kindAt(buf, at, end);
-  if (e.kind !== 'DB') {
-    if (scanRequest(buf, at, end, parts) >= 0) {
-      e.segment = segmentOf(buf);
-      e.request = requestCodeAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd);
+export class EntryReader {
+  private readonly tailsById = new Map<string, Tail>();
+  /** The tail of the last DB error without a request id. */
+  private tailWithoutId: Tail | null = null;
+  private readonly parts = newParts();
+  private readonly ids = new Interner<string>();
+  private readonly segments = new Interner<string>();
+  private readonly signatures = new Interner<DbSignature>();
+  private readonly kinds = new KindNames();
+  private readonly stamps = new StampReader();
+  private readonly shared = newEntry();
+
+  /**
+   * Reads the entry held in bytes [start, end) of buf; `close` is its header's `]` and
+   * `firstLineEnd` the end of its first line (without CR); `truncated` says the assembler
+   * kept only its head and tail. Fills and returns `into`, which is valid until the next
+   * call unless one is given.
+   */
+  read(buf: Buffer, start: number, end: number, close: number, firstLineEnd: number, fileIndex: number, line: number, truncated = false, into: Entry = this.shared): Entry {
+    const e = into;
+    const parts = this.parts;
+    e.fileIndex = fileIndex;
+    e.line = line;
+    e.truncated = truncated;
+    e.stamped = this.stamps.read(buf, start, close, e);
+    e.problem = e.stamped ? null : `invalid header: ${stampProblem(buf, start, close)}`;
+    e.requestId = null;
+    e.kind = 'text';
+    e.signature = null;
+    e.segment = null;
+    e.side = Side.None;
+    e.request = RequestCode.None;
+    e.detail = null;
+    let at = bodyStart(buf, close, firstLineEnd);
+    const idClose = requestIdClose(buf, at, firstLineEnd);
+    if (idClose >= 0) {
+      e.requestId = this.ids.get(buf, at + 1, idClose, utf8);
+      at = idClose + 2;
     }
-    if (e.kind === 'IMAP') e.detail = decode(buf, at, Math.min(end, at + DETAIL_BYTES));
+    // A malformed header: the entry takes part in nothing, and its body does not matter.
+    if (e.problem !== null) return e;
+    if (at > end) at = end;
+    e.kind = kindAt(buf, at, end, this.kinds);
+    if (e.kind !== 'DB') {
+      if (scanRequest(buf, at, end, parts) >= 0) {
+        e.segment = this.segmentOf(buf);
+        e.request = requestCodeAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd);
+      }
+      if (e.kind === 'IMAP') e.detail = decode(buf, at, Math.min(end, at + DETAIL_BYTES));
+      return e;
+    }
+    if (!scanDbHead(buf, at, end, parts)) return shapeless(e, buf, at, end);
+    let tail = e.requestId !== null ? this.tailsById.get(e.requestId) : this.tailWithoutId;
+    const known = tail !== undefined && tail !== null ? tail.bytes.length : -1;
+    if (known < 0 || end - known < parts.queryStart || buf.compare(tail!.bytes, 0, known, end - known, end) !== 0) {
+      if (!scanDbTail(buf, at, end, parts)) return shapeless(e, buf, at, end);
+      tail = {
+        bytes: Buffer.from(buf.subarray(parts.queryEnd, end)),
+        request: requestCodeAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd),
+        segment: this.segmentOf(buf),
+      };
+      if (e.requestId !== null) this.tailsById.set(e.requestId, tail);
+      else this.tailWithoutId = tail;
+    }
+    const t = tail as Tail;
+    e.signature = this.signatures.get(buf, parts.codeStart, parts.codeEnd, makeSignature, parts.messageStart, parts.messageEnd);
+    e.segment = t.segment;
+    e.request = t.request;
+    if (t.request === RequestCode.Refresh) {
+      e.side = e.signature.tableSide ?? sideOfTable(tableAfterFrom(decode(buf, parts.queryStart, end - t.bytes.length)));
+    }
     return e;
   }
-  if (!scanDbHead(buf, at, end, parts)) return shapeless(e, buf, at, end);
-  let tail = e.requestId !== null ? tailsById.get(e.requestId) : tailWithoutId;
-  const known = tail !== undefined && tail !== null ? tail.bytes.length : -1;
-  if (known < 0 || end - known < parts.queryStart || buf.compare(tail!.bytes, 0, known, end - known, end) !== 0) {
-    if (!scanDbTail(buf, at, end, parts)) return shapeless(e, buf, at, end);
-    tail = {
-      bytes: Buffer.from(buf.subarray(parts.queryEnd, end)),
-      request: requestCodeAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd),
-      segment: segmentOf(buf),
-    };
-    if (e.requestId !== null) tailsById.set(e.requestId, tail);
-    else tailWithoutId = tail;
+
+  /** The session segment of the request just scanned into `parts`. */
+  private segmentOf(buf: Buffer): string | null {
+    const p = this.parts;
+    const end = segmentEnd(buf, p.pathStart, p.pathEnd);
+    return end < 0 ? null : this.segments.get(buf, segmentStart(buf, p.pathStart, end), end, latin1);
   }
-  const t = tail as Tail;
-  e.signature = signatures.get(buf, parts.codeStart, parts.codeEnd, makeSignature, parts.messageStart, parts.messageEnd);
-  e.segment = t.segment;
-  e.request = t.request;
-  if (t.request === RequestCode.Refresh) {
-    e.side = e.signature.tableSide ?? sideOfTable(tableAfterFrom(decode(buf, parts.queryStart, end - t.bytes.length)));
-  }
-  return e;
 }
 
 /** A DB Error without the shape: malformed, its text kept for diagnosis (a failed connect). */
@@ -175,10 +181,4 @@ function shapeless(e: Entry, buf: Buffer, at: number, end: number): Entry {
   e.problem = DB_SHAPE;
   e.detail = decode(buf, at, Math.min(end, at + DETAIL_BYTES));
   return e;
-}
-
-/** The session segment of the request just scanned into `parts`. */
-function segmentOf(buf: Buffer): string | null {
-  const end = segmentEnd(buf, parts.pathStart, parts.pathEnd);
-  return end < 0 ? null : segments.get(buf, segmentStart(buf, parts.pathStart, end), end, latin1);
 }

@@ -66,33 +66,41 @@ export interface Stamp {
   negative: boolean;
 }
 
-// One log holds few distinct dates: remember the last one's day number.
-let lastDateKey = -1;
-let lastDays = 0;
-
 /**
- * Reads the stamp of a header whose closing `]` is at `close` into `out`; false when the
- * header is malformed (no such month or day, a time out of range, an unknown zone).
+ * Reads header stamps. One log holds few distinct dates: it remembers the last one's day
+ * number, so most stamps cost no calendar arithmetic.
  */
-export function readStamp(buf: Buffer, start: number, close: number, out: Stamp): boolean {
-  const b = start;
-  const day = num2(buf, b + 1);
-  const month = monthNumberAt(buf, b + 4);
-  const year = num2(buf, b + 8) * 100 + num2(buf, b + 10);
-  const hour = num2(buf, b + 13);
-  const minute = num2(buf, b + 16);
-  const second = num2(buf, b + 19);
-  if (month === 0 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
-    return false;
-  }
-  const dateKey = (year * 16 + month) * 32 + day;
-  if (dateKey !== lastDateKey) {
-    lastDateKey = dateKey;
-    lastDays = daysFromCivil(year, month, day);
-  }
-  const wall = lastDays * 86400 + hour * 3600 + minute * 60 + second;
+export class StampReader {
+  private lastDateKey = -1;
+  private lastDays = 0;
 
-  const z = b + ZONE_AT;
+  /**
+   * Reads the stamp of a header whose closing `]` is at `close` into `out`; false when the
+   * header is malformed (no such month or day, a time out of range, an unknown zone).
+   */
+  read(buf: Buffer, start: number, close: number, out: Stamp): boolean {
+    const b = start;
+    const day = num2(buf, b + 1);
+    const month = monthNumberAt(buf, b + 4);
+    const year = num2(buf, b + 8) * 100 + num2(buf, b + 10);
+    const hour = num2(buf, b + 13);
+    const minute = num2(buf, b + 16);
+    const second = num2(buf, b + 19);
+    if (month === 0 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
+      return false;
+    }
+    const dateKey = (year * 16 + month) * 32 + day;
+    if (dateKey !== this.lastDateKey) {
+      this.lastDateKey = dateKey;
+      this.lastDays = daysFromCivil(year, month, day);
+    }
+    const wall = this.lastDays * 86400 + hour * 3600 + minute * 60 + second;
+    return readZone(buf, b + ZONE_AT, close, wall, out);
+  }
+}
+
+/** The zone token [z, close) applied to a wall time; false for no valid zone. */
+function readZone(buf: Buffer, z: number, close: number, wall: number, out: Stamp): boolean {
   const sign = buf[z];
   if (close - z === 5 && (sign === PLUS || sign === DASH) && isDigit(buf[z + 1]) && isDigit(buf[z + 2]) && isDigit(buf[z + 3]) && isDigit(buf[z + 4])) {
     const oh = num2(buf, z + 1);

@@ -49,7 +49,13 @@ class NamedZone {
   }
 }
 
+/**
+ * Zones looked up so far. The time-zone database is the same for every reader, so one
+ * cache serves the process; it is bounded, since a hostile log can hold any number of
+ * distinct tokens that are no zone.
+ */
 const zones = new Map<string, NamedZone | null>();
+const ZONES_KEPT = 1024;
 
 /** A time-zone database zone by name, matched ignoring case; null when there is none. */
 export function namedZone(name: string): NamedZone | null {
@@ -66,6 +72,7 @@ export function namedZone(name: string): NamedZone | null {
       zone = null;
     }
   }
+  if (zones.size >= ZONES_KEPT) zones.clear();
   zones.set(name, zone);
   return zone;
 }

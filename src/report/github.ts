@@ -3,7 +3,7 @@
 // keeps it from ending a command line or starting one of its own.
 
 import type { Summary } from '../analyse/analyser.js';
-import type { Finding } from '../analyse/finding.js';
+import type { Violation } from '../analyse/violation.js';
 import { RULES } from '../analyse/rules.js';
 import { escapeControls } from './escape.js';
 import { repoPath, type RepoPaths } from './paths.js';
@@ -20,8 +20,8 @@ export function escapeProperty(text: string): string {
 }
 
 /** One workflow command per violation; paths relative to the workspace, so annotations link. */
-export function renderGithub(findings: readonly Finding[], paths: RepoPaths): string {
-  return findings
+export function renderGithub(violations: readonly Violation[], paths: RepoPaths): string {
+  return violations
     .map((f) => {
       // Control characters go first (a newline becomes the two characters \n), so
       // that nothing from the log can reach the line raw.
@@ -41,7 +41,7 @@ export function markdownCell(text: string): string {
 }
 
 /** The Markdown for $GITHUB_STEP_SUMMARY: an overview and the violations by rule. */
-export function renderStepSummary(s: Summary, findings: readonly Finding[], shown = 5): string {
+export function renderStepSummary(s: Summary, violations: readonly Violation[], shown = 5): string {
   const out: string[] = ['## webmail-log', ''];
   out.push('| | |', '|---|---|');
   out.push(`| inputs | ${s.files.map(markdownCell).join(', ') || 'none'} |`);
@@ -50,10 +50,10 @@ export function renderStepSummary(s: Summary, findings: readonly Finding[], show
   out.push(`| request ids | ${s.requestIds.length} |`);
   out.push(`| refresh pairs | ${s.refreshPairs} (${s.refreshLookups.local} local, ${s.refreshLookups.remote} remote-sync lookups) |`);
   out.push(`| violations | ${s.violations.error} errors, ${s.violations.warning} warnings |`, '');
-  if (findings.length > 0) {
+  if (violations.length > 0) {
     out.push('### Violations by rule', '', '| rule | severity | count | first |', '|---|---|---|---|');
     for (const rule of RULES) {
-      const mine = findings.filter((f) => f.rule === rule.id);
+      const mine = violations.filter((f) => f.rule === rule.id);
       if (mine.length === 0) continue;
       const first = mine
         .slice(0, shown)
@@ -69,9 +69,9 @@ export function renderStepSummary(s: Summary, findings: readonly Finding[], show
 
 export const githubReporter: Reporter = {
   description: 'GitHub Actions annotations (and a step summary in $GITHUB_STEP_SUMMARY)',
-  end: (ctx) => renderGithub(ctx.findings, ctx.paths),
+  end: (ctx) => renderGithub(ctx.violations, ctx.paths),
   beside(ctx) {
     const path = ctx.env.GITHUB_STEP_SUMMARY;
-    return path ? [{ path, text: renderStepSummary(ctx.summary, ctx.findings), what: 'GITHUB_STEP_SUMMARY' }] : [];
+    return path ? [{ path, text: renderStepSummary(ctx.summary, ctx.violations), what: 'GITHUB_STEP_SUMMARY' }] : [];
   },
 };

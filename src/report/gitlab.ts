@@ -1,6 +1,6 @@
 // `--format gitlab`: GitLab Code Quality JSON (a CodeClimate subset): one issue per violation.
 
-import type { Finding } from '../analyse/finding.js';
+import type { Violation } from '../analyse/violation.js';
 import { fingerprint } from './fingerprint.js';
 import { jsonText } from './json-text.js';
 import { repoPath, type RepoPaths } from './paths.js';
@@ -10,8 +10,8 @@ import type { Reporter } from './reporter.js';
 const SEVERITY = { error: 'major', warning: 'minor' } as const;
 
 /** Paths relative to the repository: the Code Quality widget finds files by nothing else. */
-export function renderGitlab(findings: readonly Finding[], paths: RepoPaths): string {
-  const issues = findings.map((f) => ({
+export function renderGitlab(violations: readonly Violation[], paths: RepoPaths): string {
+  const issues = violations.map((f) => ({
     description: `${f.rule}: ${f.message}`,
     check_name: f.rule,
     fingerprint: fingerprint(f),
@@ -23,5 +23,5 @@ export function renderGitlab(findings: readonly Finding[], paths: RepoPaths): st
 
 export const gitlabReporter: Reporter = {
   description: 'GitLab Code Quality JSON',
-  end: (ctx) => renderGitlab(ctx.findings, ctx.paths),
+  end: (ctx) => renderGitlab(ctx.violations, ctx.paths),
 };

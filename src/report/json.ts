@@ -1,7 +1,7 @@
 // `--format json`: the SPEC §5 document, schema version 1.
 
 import type { Summary } from '../analyse/analyser.js';
-import type { Finding } from '../analyse/finding.js';
+import type { Violation } from '../analyse/violation.js';
 import { boundText, type Selection } from '../analyse/selection.js';
 import { jsonText } from './json-text.js';
 import type { Reporter } from './reporter.js';
@@ -46,17 +46,17 @@ function selectionObject(sel: Selection, like: string | null) {
   };
 }
 
-export function violationObject(f: Finding) {
+export function violationObject(f: Violation) {
   return { rule: f.rule, severity: f.severity, file: f.file, line: f.line, requestId: f.requestId, message: f.message };
 }
 
-/** The whole document; `findings` in stream order. */
-export function renderJson(s: Summary, findings: readonly Finding[]): string {
-  const doc = { ...summaryDocument(s), violations: findings.map(violationObject) };
+/** The whole document; `violations` in stream order. */
+export function renderJson(s: Summary, violations: readonly Violation[]): string {
+  const doc = { ...summaryDocument(s), violations: violations.map(violationObject) };
   return jsonText(doc, 2) + '\n';
 }
 
 export const jsonReporter: Reporter = {
   description: 'one JSON document: summary, request ids, signatures, violations',
-  end: (ctx) => renderJson(ctx.summary, ctx.findings),
+  end: (ctx) => renderJson(ctx.summary, ctx.violations),
 };

@@ -4,16 +4,16 @@
 // and a skipped one for each rule turned off.
 
 import type { Summary } from '../analyse/analyser.js';
-import type { Finding } from '../analyse/finding.js';
+import type { Violation } from '../analyse/violation.js';
 import { RULES, type Severities } from '../analyse/rules.js';
 import type { Reporter } from './reporter.js';
 import { xmlEscape as x } from './xml.js';
 
-export function renderJunit(s: Summary, findings: readonly Finding[], severities: Severities): string {
+export function renderJunit(s: Summary, violations: readonly Violation[], severities: Severities): string {
   const suites: string[] = [];
   let tests = 0;
   s.files.forEach((file, fileIndex) => {
-    const mine = findings.filter((f) => f.fileIndex === fileIndex);
+    const mine = violations.filter((f) => f.fileIndex === fileIndex);
     const cases: string[] = [];
     let skipped = 0;
     for (const rule of RULES) {
@@ -39,11 +39,11 @@ export function renderJunit(s: Summary, findings: readonly Finding[], severities
     suites.push(`  <testsuite name="${x(file)}" tests="${count}" failures="${mine.length}" errors="0" skipped="${skipped}">`, ...cases, '  </testsuite>');
   });
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<testsuites name="webmail-log" tests="${tests}" failures="${findings.length}" errors="0">`, ...suites, '</testsuites>');
+  out.push(`<testsuites name="webmail-log" tests="${tests}" failures="${violations.length}" errors="0">`, ...suites, '</testsuites>');
   return out.join('\n') + '\n';
 }
 
 export const junitReporter: Reporter = {
   description: 'JUnit XML: a testcase per violation',
-  end: (ctx) => renderJunit(ctx.summary, ctx.findings, ctx.severities),
+  end: (ctx) => renderJunit(ctx.summary, ctx.violations, ctx.severities),
 };

@@ -1,19 +1,19 @@
 // `--format ndjson`: one JSON object a line, each violation the moment it is decided and
 // the summary last: for programs that follow a live log (jq, a shipper to syslog).
 
-import type { Finding } from '../analyse/finding.js';
+import type { Violation } from '../analyse/violation.js';
 import { jsonText } from './json-text.js';
 import { summaryDocument, violationObject } from './json.js';
 import type { Reporter } from './reporter.js';
 
-export function ndjsonViolation(f: Finding): string {
+export function ndjsonViolation(f: Violation): string {
   return jsonText({ type: 'violation', ...violationObject(f) }) + '\n';
 }
 
 export const ndjsonReporter: Reporter = {
   description: 'one JSON object per line: each violation as it is found, the summary last',
   streams: () => true,
-  finding: (f) => ndjsonViolation(f),
+  violation: (f) => ndjsonViolation(f),
   // The SPEC §5 document without its violations list, as the last line.
   end: (ctx) => jsonText({ type: 'summary', ...summaryDocument(ctx.summary) }) + '\n',
 };

@@ -1,5 +1,5 @@
 // Paths for CI formats: GitLab's Code Quality widget, SARIF viewers and GitHub's
-// annotations link a finding to a file of the repository only by a path relative to it.
+// annotations link a violation to a file of the repository only by a path relative to it.
 // The repository is CI_PROJECT_DIR (GitLab), GITHUB_WORKSPACE (GitHub), else the working
 // directory; a file outside it keeps its absolute path. JSON and text keep the path as
 // given (SPEC §5).

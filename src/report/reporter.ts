@@ -1,16 +1,16 @@
-// The one seam of every report format: a Reporter turns findings and a summary into
+// The one seam of every report format: a Reporter turns violations and a summary into
 // text, given a context that carries the settings, the rules and the colour. Streaming is
-// decided here, not by the runner: a reporter with `finding` writes each finding as it
+// decided here, not by the runner: a reporter with `violation` writes each violation as it
 // is decided, when `streams` says so for this output.
 
 import type { ChalkInstance } from 'chalk';
 import type { AlphabetName } from '../analyse/alphabet.js';
 import type { Summary } from '../analyse/analyser.js';
-import type { Finding } from '../analyse/finding.js';
+import type { Violation } from '../analyse/violation.js';
 import type { Severities } from '../analyse/rules.js';
 import type { RepoPaths } from './paths.js';
 
-/** What every reporter may read, finding by finding and at the end. */
+/** What every reporter may read, violation by violation and at the end. */
 export interface ReportSettings {
   severities: Severities;
   /** What request-id-format accepts. */
@@ -30,9 +30,9 @@ export interface ReportSettings {
 
 export interface ReportContext extends ReportSettings {
   summary: Summary;
-  /** Every finding shown, in stream order (also those already streamed). */
-  findings: readonly Finding[];
-  /** Whether this output already wrote each finding as it was decided. */
+  /** Every violation shown, in stream order (also those already streamed). */
+  violations: readonly Violation[];
+  /** Whether this output already wrote each violation as it was decided. */
   streamed: boolean;
 }
 
@@ -47,10 +47,10 @@ export interface BesideFile {
 export interface Reporter {
   /** One line for --help. */
   description: string;
-  /** Whether findings go out as they are decided, for a live input or not, to stdout or a file. */
+  /** Whether violations go out as they are decided, for a live input or not, to stdout or a file. */
   streams?(live: boolean, toStdout: boolean): boolean;
-  /** The text for one finding, the moment it is decided (streaming only). */
-  finding?(f: Finding, settings: ReportSettings): string;
+  /** The text for one violation, the moment it is decided (streaming only). */
+  violation?(f: Violation, settings: ReportSettings): string;
   /** The report (or what is left of it after streaming), at the end. */
   end(ctx: ReportContext): string;
   /** Files appended to beside the report. */

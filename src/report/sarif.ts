@@ -3,7 +3,7 @@
 // repository are relative to %SRCROOT% (GitHub code scanning links nothing else); a file
 // outside it is an absolute file:// URI, with no base.
 
-import type { Finding } from '../analyse/finding.js';
+import type { Violation } from '../analyse/violation.js';
 import { RULES } from '../analyse/rules.js';
 import { HOMEPAGE, VERSION } from '../version.js';
 import { fingerprint } from './fingerprint.js';
@@ -24,7 +24,7 @@ function artifactLocation(file: string, paths: RepoPaths) {
   return where.inRepo ? { uri: artifactUri(where.path), uriBaseId: SRCROOT } : { uri: fileUri(where.path) };
 }
 
-export function renderSarif(findings: readonly Finding[], paths: RepoPaths): string {
+export function renderSarif(violations: readonly Violation[], paths: RepoPaths): string {
   const ruleIndex = new Map(RULES.map((r, i) => [r.id, i]));
   const doc = {
     $schema: SCHEMA,
@@ -47,7 +47,7 @@ export function renderSarif(findings: readonly Finding[], paths: RepoPaths): str
           },
         },
         originalUriBaseIds: { [SRCROOT]: { uri: rootUri(paths) } },
-        results: findings.map((f) => ({
+        results: violations.map((f) => ({
           ruleId: f.rule,
           ruleIndex: ruleIndex.get(f.rule),
           level: f.severity,
@@ -65,5 +65,5 @@ export function renderSarif(findings: readonly Finding[], paths: RepoPaths): str
 
 export const sarifReporter: Reporter = {
   description: 'SARIF 2.1.0, for code scanning',
-  end: (ctx) => renderSarif(ctx.findings, ctx.paths),
+  end: (ctx) => renderSarif(ctx.violations, ctx.paths),
 };

@@ -6,7 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Summary } from '../analyse/analyser.js';
 import { ALPHABETS } from '../analyse/alphabet.js';
 import { boundText } from '../analyse/selection.js';
-import type { Finding } from '../analyse/finding.js';
+import type { Violation } from '../analyse/violation.js';
 import { RULES } from '../analyse/rules.js';
 import { fitTable, type Cell } from './columns.js';
 import { escapeControls } from './escape.js';
@@ -50,7 +50,7 @@ function gapText(seconds: number | null): string {
 }
 
 /** `file:line  severity  rule  message`: a violation on a live stream. */
-export function findingLine(f: Finding, c: ChalkInstance): string {
+export function liveLine(f: Violation, c: ChalkInstance): string {
   const severity = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
   return `${c.cyan(`${escapeControls(f.file)}:${f.line}`)}  ${severity}  ${c.bold(f.rule)}  ${escapeControls(f.message)}\n`;
 }
@@ -166,17 +166,17 @@ function signatureTable(s: Summary, o: TextOptions): string[] {
 }
 
 /** `  file:line  message`, the message wrapped under itself. */
-function violationLine(f: Finding, o: TextOptions): string {
+function violationLine(f: Violation, o: TextOptions): string {
   const where = `${escapeControls(f.file)}:${f.line}`;
   return wrap(escapeControls(f.message), o.width, '      ', `  ${where}  `).replace(`  ${where}`, `  ${o.chalk.cyan(where)}`);
 }
 
-function violationList(findings: readonly Finding[], o: TextOptions): string[] {
-  if (findings.length === 0) return [];
+function violationList(violations: readonly Violation[], o: TextOptions): string[] {
+  if (violations.length === 0) return [];
   const c = o.chalk;
   const out = ['', c.bold('Violations')];
   for (const rule of RULES) {
-    const mine = findings.filter((f) => f.rule === rule.id);
+    const mine = violations.filter((f) => f.rule === rule.id);
     if (mine.length === 0) continue;
     const severity = mine[0].severity;
     const mark = severity === 'error' ? c.red('error  ') : c.yellow('warning');
@@ -268,8 +268,8 @@ function notesSection(s: Summary, o: TextOptions): string[] {
   return out;
 }
 
-/** The whole text report; `findings` in stream order (none when they were streamed). */
-export function renderText(s: Summary, findings: readonly Finding[], o: TextOptions): string {
+/** The whole text report; `violations` in stream order (none when they were streamed). */
+export function renderText(s: Summary, violations: readonly Violation[], o: TextOptions): string {
   const lines = [
     ...overview(s, o),
     ...timelineChart(s, o),
@@ -277,7 +277,7 @@ export function renderText(s: Summary, findings: readonly Finding[], o: TextOpti
     ...signatureTable(s, o),
     ...diagnosisSection(s, o),
     ...notesSection(s, o),
-    ...violationList(findings, o),
+    ...violationList(violations, o),
     ...hintSection(s, o),
   ];
   return lines.join('\n') + '\n';
@@ -287,6 +287,6 @@ export const textReporter: Reporter = {
   description: 'a report for people (the default); on a live stream, each violation as it is found',
   // One line per violation as it comes, but only where someone watches a live stream.
   streams: (live, toStdout) => live && toStdout,
-  finding: (f, settings) => findingLine(f, settings.chalk),
-  end: (ctx) => (ctx.streamed ? '\n' : '') + renderText(ctx.summary, ctx.streamed ? [] : ctx.findings, ctx),
+  violation: (f, settings) => liveLine(f, settings.chalk),
+  end: (ctx) => (ctx.streamed ? '\n' : '') + renderText(ctx.summary, ctx.streamed ? [] : ctx.violations, ctx),
 };

@@ -12,8 +12,8 @@ describe('pair-order and pair-same-second', () => {
   it('report a remote lookup before the local one at the local one', () => {
     const c = check(log(lookup('10:00:07', 'caldav_calendars'), lookup('10:00:07', 'calendars')));
     expect(where(c)).toEqual(['pair-order@2']);
-    expect(c.findings[0]).toMatchObject({ severity: 'error', requestId: ID, file: 'errors.log' });
-    expect(c.findings[0].message).toContain('line 1');
+    expect(c.violations[0]).toMatchObject({ severity: 'error', requestId: ID, file: 'errors.log' });
+    expect(c.violations[0].message).toContain('line 1');
   });
 
   it('report a pair split across seconds at its second lookup', () => {
@@ -36,7 +36,7 @@ describe('pair-incomplete', () => {
   it('reports a lookup whose partner never comes, at the end', () => {
     const c = check(log(pair('10:00:07'), lookup('10:01:07', 'calendars')));
     expect(where(c)).toEqual(['pair-incomplete@3']);
-    expect(c.findings[0].severity).toBe('warning');
+    expect(c.violations[0].severity).toBe('warning');
   });
 
   it('reports a lookup replaced by one of its own side', () => {
@@ -107,8 +107,8 @@ describe('chronological', () => {
       ['a.log', log(imap('10:00:10'))],
       ['b.log', log(imap('10:00:05'))],
     ]);
-    expect(c.findings.map((f) => `${f.rule}@${f.file}:${f.line}`)).toEqual(['chronological@b.log:1']);
-    expect(c.findings[0].message).toContain('a.log:1');
+    expect(c.violations.map((f) => `${f.rule}@${f.file}:${f.line}`)).toEqual(['chronological@b.log:1']);
+    expect(c.violations[0].message).toContain('a.log:1');
   });
 
   it('knows a DST fall-back is not a step back', () => {
@@ -169,7 +169,7 @@ describe('malformed', () => {
   it('reports a DB Error entry without the shape, and takes it out of every count', () => {
     const c = check(log(`[21-Nov-2026 10:00:01 +0100]: <aaaaaaaa> DB Error: connection lost (POST /${SEG}/x?_task=mail&_action=refresh)`));
     expect(where(c)).toEqual(['malformed@1']);
-    expect(c.findings[0].requestId).toBe('aaaaaaaa');
+    expect(c.violations[0].requestId).toBe('aaaaaaaa');
     expect(c.summary).toMatchObject({ entries: 1, dbErrors: 0, malformedEntries: 1, requestIds: [], signatures: [] });
   });
 
@@ -190,7 +190,7 @@ describe('malformed', () => {
       ['a.log', log(imap('10:00:01'))],
       ['b.log', log('stray', imap('10:00:02'))],
     ]);
-    expect(c.findings.map((f) => `${f.file}:${f.line}`)).toEqual(['b.log:1']);
+    expect(c.violations.map((f) => `${f.file}:${f.line}`)).toEqual(['b.log:1']);
   });
 });
 
@@ -198,7 +198,7 @@ describe('severities', () => {
   it('can be changed per rule, and off leaves a rule out of list and counts', () => {
     const text = log(lookup('10:00:07', 'caldav_calendars'), lookup('10:00:07', 'calendars'), lookup('10:01:07', 'calendars'));
     const c = check(text, { severities: { 'pair-order': 'warning', 'pair-incomplete': 'off' } });
-    expect(c.findings.map((f) => `${f.rule}:${f.severity}`)).toEqual(['pair-order:warning']);
+    expect(c.violations.map((f) => `${f.rule}:${f.severity}`)).toEqual(['pair-order:warning']);
     expect(c.summary.violations).toEqual({ error: 0, warning: 1 });
   });
 });
@@ -267,13 +267,13 @@ describe('aggregates', () => {
   });
 });
 
-describe('findings', () => {
+describe('violations', () => {
   it('are ordered by file, line, then the order of the rules table', () => {
     const c = check([
       ['a.log', log(imap('10:00:10', { id: 'BAD' }), lookup('10:00:05', 'caldav_calendars', { id: 'BAD' }), lookup('10:00:05', 'calendars', { id: 'BAD' }))],
       ['b.log', log('stray', imap('10:00:01'))],
     ]);
-    expect(c.findings.map((f) => `${f.file}:${f.line}:${f.rule}`)).toEqual([
+    expect(c.violations.map((f) => `${f.file}:${f.line}:${f.rule}`)).toEqual([
       'a.log:1:request-id-format',
       'a.log:2:chronological',
       'a.log:3:pair-order',

@@ -1,4 +1,4 @@
-// The same bytes give the same findings however they arrive: whole, in random slices
+// The same bytes give the same violations however they arrive: whole, in random slices
 // (a pipe), or cut at every entry (tail -f). SPEC §2: decisions depend only on what was read.
 
 import fc from 'fast-check';
@@ -17,7 +17,7 @@ const entry = fc.oneof(
 const logText = fc.array(entry, { maxLength: 40 }).map((lines) => log(...lines));
 
 describe('chunking', () => {
-  it('does not change findings or counts', () => {
+  it('does not change violations or counts', () => {
     fc.assert(
       fc.property(logText, fc.array(fc.integer({ min: 1, max: 400 }), { maxLength: 8 }), (text, sizes) => {
         const whole = check(text);

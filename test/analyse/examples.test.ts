@@ -15,7 +15,7 @@ describe('the rules table', () => {
   for (const rule of RULES) {
     it(`${rule.id}: its example breaks it`, () => {
       const c = check(log(...rule.example));
-      expect(c.findings.map((f) => f.rule)).toContain(rule.id);
+      expect(c.violations.map((f) => f.rule)).toContain(rule.id);
     });
   }
 });

@@ -48,11 +48,11 @@ describe('filters in the analysis', () => {
     // The local lookup is before --since, its partner after: the rules pair them.
     const text = log(lookup('09:59:59', 'calendars'), lookup('10:00:00', 'caldav_calendars'), pair('10:01:00'));
     const cut = check(text, { selection: { ...none, since: at('2026-11-21T09:00:00Z') } });
-    expect(cut.findings.map((f) => f.rule)).toEqual(['pair-same-second']);
+    expect(cut.violations.map((f) => f.rule)).toEqual(['pair-same-second']);
     expect(cut.summary).toMatchObject({ entries: 3, dbErrors: 3, refreshPairs: 2, refreshLookups: { local: 1, remote: 2 } });
   });
 
-  it('report only findings at selected entries, and count only selected entries', () => {
+  it('report only violations at selected entries, and count only selected entries', () => {
     const text = log(
       imap('10:00:10', { id: 'aaaaaaaa' }),
       imap('10:00:05', { id: 'bbbbbbbb' }),
@@ -60,9 +60,9 @@ describe('filters in the analysis', () => {
       lookup('10:02:00', 'calendars', { id: 'bbbbbbbb' }),
     );
     const all = check(text);
-    expect(all.findings.map((f) => `${f.rule}@${f.line}`)).toEqual(['chronological@2', 'pair-incomplete@3', 'pair-incomplete@4']);
+    expect(all.violations.map((f) => `${f.rule}@${f.line}`)).toEqual(['chronological@2', 'pair-incomplete@3', 'pair-incomplete@4']);
     const onlyA = check(text, { selection: { ...none, requestIds: new Set(['aaaaaaaa']) } });
-    expect(onlyA.findings.map((f) => `${f.rule}@${f.line}`)).toEqual(['pair-incomplete@3']);
+    expect(onlyA.violations.map((f) => `${f.rule}@${f.line}`)).toEqual(['pair-incomplete@3']);
     expect(onlyA.summary).toMatchObject({ entries: 2, otherEntries: 1, dbErrors: 1, violations: { error: 0, warning: 1 } });
     expect(onlyA.summary.requestIds.map((r) => r.id)).toEqual(['aaaaaaaa']);
     expect(onlyA.summary.selection?.requestIds).toEqual(new Set(['aaaaaaaa']));
@@ -77,9 +77,9 @@ describe('filters in the analysis', () => {
 
   it('leave out what has no time, id or segment: text before the first entry, bad headers', () => {
     const text = log('stray', '[32-Nov-2026 10:00:00 +0100]: <aaaaaaaa> bad', imap('10:00:00', { id: 'aaaaaaaa' }));
-    expect(check(text).findings.map((f) => f.line)).toEqual([1, 2]);
-    expect(check(text, { selection: { ...none, since: 0 } }).findings).toEqual([]);
-    expect(check(text, { selection: { ...none, requestIds: new Set(['aaaaaaaa']) } }).findings.map((f) => f.line)).toEqual([2]);
+    expect(check(text).violations.map((f) => f.line)).toEqual([1, 2]);
+    expect(check(text, { selection: { ...none, since: 0 } }).violations).toEqual([]);
+    expect(check(text, { selection: { ...none, requestIds: new Set(['aaaaaaaa']) } }).violations.map((f) => f.line)).toEqual([2]);
   });
 
   it('count every line whatever is selected', () => {

@@ -51,7 +51,7 @@ describe('exit status', () => {
 });
 
 describe('inputs', () => {
-  it('reads stdin given as -, named - in findings', async () => {
+  it('reads stdin given as -, named - in violations', async () => {
     const ran = await cli(['analyse', '--format', 'json', '-'], { stdin: ERRS });
     const doc = JSON.parse(ran.stdout);
     expect(doc.violations[0]).toMatchObject({ rule: 'pair-order', file: '-', line: 2 });
@@ -84,7 +84,7 @@ describe('inputs', () => {
     expect(JSON.parse(ran.stdout).summary.refreshPairs).toBe(2);
   });
 
-  it('gives the same findings for a file and for the same bytes on stdin', async () => {
+  it('gives the same violations for a file and for the same bytes on stdin', async () => {
     const text = log(pair('10:00:07'), lookup('10:00:08', 'caldav_calendars'), imap('09:00:00', { id: 'XY' }));
     const fromFile = JSON.parse((await cli(['analyse', '--format', 'json', file('same.log', text)])).stdout);
     const fromPipe = JSON.parse((await cli(['analyse', '--format', 'json', '-'], { stdin: text })).stdout);
@@ -93,7 +93,7 @@ describe('inputs', () => {
     expect(fromPipe.summary).toEqual(fromFile.summary);
   });
 
-  it('reads stdin that starts mid-entry (tail cut it) without a malformed finding; a file keeps the rule', async () => {
+  it('reads stdin that starts mid-entry (tail cut it) without a malformed violation; a file keeps the rule', async () => {
     const text = log('                WHERE user_id = \'1\'', "                ORDER BY name) in /x.php on line 578 (POST /cpsess0123456789/x/?_task=mail&_action=refresh)", ...pair('10:00:07'));
     const piped = await cli(['analyse', '--format', 'json', '-'], { stdin: text });
     expect(piped.status).toBe(0);

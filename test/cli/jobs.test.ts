@@ -76,7 +76,7 @@ describe('--jobs', () => {
     const direct = check(text);
     expect(doc.summary.lines).toBe(direct.summary.lines);
     expect(doc.summary.entries).toBe(direct.summary.entries);
-    expect(doc.violations.map((v: { rule: string; line: number }) => `${v.rule}@${v.line}`)).toEqual(direct.findings.map((f) => `${f.rule}@${f.line}`));
+    expect(doc.violations.map((v: { rule: string; line: number }) => `${v.rule}@${v.line}`)).toEqual(direct.violations.map((f) => `${f.rule}@${f.line}`));
     expect(doc.summary.lines).toBe(text.split('\n').length);
   });
 

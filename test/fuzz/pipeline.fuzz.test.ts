@@ -1,5 +1,5 @@
 // Whatever bytes come in: no exception, every line counted, the entry identity holds,
-// and the findings do not depend on how the bytes were cut into chunks.
+// and the violations do not depend on how the bytes were cut into chunks.
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,9 +19,9 @@ function invariants(bytes: Buffer, sizes: number[]): void {
   const s = whole.summary;
   expect(s.lines).toBe(trueLineCount(bytes));
   expect(s.dbErrors + s.otherEntries + s.malformedEntries).toBe(s.entries);
-  expect(s.violations.error).toBe(whole.findings.filter((f) => f.severity === 'error').length);
-  expect(s.violations.warning).toBe(whole.findings.filter((f) => f.severity === 'warning').length);
-  for (const f of whole.findings) expect(f.line).toBeGreaterThanOrEqual(1);
+  expect(s.violations.error).toBe(whole.violations.filter((f) => f.severity === 'error').length);
+  expect(s.violations.warning).toBe(whole.violations.filter((f) => f.severity === 'warning').length);
+  for (const f of whole.violations) expect(f.line).toBeGreaterThanOrEqual(1);
   expect(check(bytes, { chunk: sizes })).toEqual(whole);
 }
 

@@ -22,6 +22,7 @@ function recorder() {
     end(lineBase = 0) {
       r.bases.push(lineBase);
       r.parts.push('');
+      return 0;
     },
     text: () => r.parts.join(''),
   };

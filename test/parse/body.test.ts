@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { kindAt, newParts, scanDbError, scanRequest } from '../../src/parse/body.js';
+import { KindNames, kindAt, newParts, scanDbError, scanRequest } from '../../src/parse/body.js';
 
 // The parsers work on bytes; these read their answers back as strings.
 function entryKind(text: string): string {
   const b = Buffer.from(text);
-  return kindAt(b, 0, b.length);
+  return kindAt(b, 0, b.length, new KindNames());
 }
 
 function requestAtEnd(text: string): { method: string; path: string } | null {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isoAt } from '../../src/parse/calendar.js';
-import { bodyStart, entryStartClose, readStamp, requestIdClose, stampProblem } from '../../src/parse/header.js';
+import { bodyStart, entryStartClose, requestIdClose, StampReader, stampProblem } from '../../src/parse/header.js';
+
+const stamps = new StampReader();
 
 function close(line: string): number {
   const b = Buffer.from(line);
@@ -13,13 +15,13 @@ function stamp(line: string): string | null {
   const c = entryStartClose(b, 0, b.length);
   if (c < 0) throw new Error('not an entry start');
   const s = { instant: 0, offset: 0, negative: false };
-  return readStamp(b, 0, c, s) ? isoAt(s.instant, s.offset, s.negative) : null;
+  return stamps.read(b, 0, c, s) ? isoAt(s.instant, s.offset, s.negative) : null;
 }
 
 function instant(line: string): number {
   const b = Buffer.from(line);
   const s = { instant: 0, offset: 0, negative: false };
-  if (!readStamp(b, 0, entryStartClose(b, 0, b.length), s)) throw new Error('malformed');
+  if (!stamps.read(b, 0, entryStartClose(b, 0, b.length), s)) throw new Error('malformed');
   return s.instant;
 }
 

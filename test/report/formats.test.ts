@@ -46,7 +46,7 @@ describe('github', () => {
   it('lets nothing from the log start a line or break one', () => {
     const out = report('github', EVERY);
     const lines = out.split('\n').slice(0, -1);
-    expect(lines).toHaveLength(EVERY.findings.length);
+    expect(lines).toHaveLength(EVERY.violations.length);
     for (const line of lines) {
       expect(line).toMatch(/^::(error|warning) file=[^:,]*,line=\d+,title=[a-z-]+::/);
       expect(line).not.toMatch(/[\x00-\x1f\x7f\r]/);
@@ -55,7 +55,7 @@ describe('github', () => {
   });
 
   it('writes a Markdown step summary with no HTML or table breaks from the log', () => {
-    const md = renderStepSummary(EVERY.summary, EVERY.findings);
+    const md = renderStepSummary(EVERY.summary, EVERY.violations);
     expect(md).toMatch(/^## webmail-log/);
     expect(md).toMatch(/\| pair-order \| error \| 1 \|/);
     expect(md).not.toContain('</failure>');
@@ -90,7 +90,7 @@ describe('junit', () => {
     const cases = suites.flatMap((s: { testcase: { failure?: unknown[] }[] }) => s.testcase);
     // Jenkins, CircleCI and Azure show one failure per testcase: never more.
     for (const t of cases) expect((t.failure ?? []).length).toBeLessThanOrEqual(1);
-    expect(cases.filter((t: { failure?: unknown[] }) => t.failure !== undefined)).toHaveLength(EVERY.findings.length);
+    expect(cases.filter((t: { failure?: unknown[] }) => t.failure !== undefined)).toHaveLength(EVERY.violations.length);
     expect(Number(doc.testsuites['@_tests'])).toBe(cases.length);
   });
 
@@ -99,7 +99,7 @@ describe('junit', () => {
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(xml).not.toMatch(/[\x00-\x08\x0b\x0c\x0e-\x1f]/);
     expect(xml).not.toContain(']]>');
-    expect(xml.match(/<\/failure>/g)).toHaveLength(EVERY.findings.length);
+    expect(xml.match(/<\/failure>/g)).toHaveLength(EVERY.violations.length);
   });
 
   it('escapes markup and what XML cannot hold', () => {
@@ -116,7 +116,7 @@ function xmlish(text: string): string {
 describe('sarif', () => {
   it('validates against the official SARIF 2.1.0 schema', () => {
     expect(sarifErrors(report('sarif', EVERY))).toBeNull();
-    expect(sarifErrors(report('sarif', { summary: EVERY.summary, findings: [] }))).toBeNull();
+    expect(sarifErrors(report('sarif', { summary: EVERY.summary, violations: [] }))).toBeNull();
   });
 
   it('the validator refuses a broken document (the check can fail)', () => {
@@ -157,7 +157,7 @@ describe('sarif', () => {
 describe('gitlab', () => {
   it('writes Code Quality issues with unique fingerprints', () => {
     const issues = JSON.parse(report('gitlab', EVERY));
-    expect(issues).toHaveLength(EVERY.findings.length);
+    expect(issues).toHaveLength(EVERY.violations.length);
     expect(issues[1]).toEqual({
       description: 'pair-order: remote-sync lookup (line 2) came before the local lookup',
       check_name: 'pair-order',
@@ -170,7 +170,7 @@ describe('gitlab', () => {
   });
 });
 
-describe('the same findings in every format', () => {
+describe('the same violations in every format', () => {
   it('pairs clean logs with empty reports', () => {
     const clean = check(log(pair('10:00:00')));
     expect(report('github', clean)).toBe('');

@@ -2,6 +2,7 @@
 // analyses them: numbers in typed arrays (transferred, not copied), strings sent once
 // per worker and then named by number.
 
+import type { EntrySink } from '../feed.js';
 import type { DbSignature, Entry } from '../parse/entry.js';
 import type { RequestCode } from '../parse/request.js';
 import { Side } from '../parse/table.js';
@@ -14,10 +15,34 @@ const F_ID = 16;
 const F_SEGMENT = 32;
 const F_DB = 64;
 const F_ORPHAN = 128;
-const F_CUT = 256;
+const F_TRUNCATED = 256;
 const F_DETAIL = 512;
 const F_STAMPED = 8192;
 const F_REQUEST_SHIFT = 10; // three bits
+
+/**
+ * Where each field of an Entry travels. The table is typed by Entry's keys: a field added
+ * to Entry does not compile until it is given a place here (and in entry() and read()
+ * below; the round-trip property test in test/parallel checks that it arrives).
+ */
+const ENCODING: Record<keyof Entry, string> = {
+  fileIndex: 'not sent: the reader sets it for the whole batch',
+  line: 'ints[0], counted from the chunk, plus the chunk\'s line base',
+  instant: 'instants[]',
+  offset: 'ints[1]',
+  negative: 'flag F_NEGATIVE',
+  stamped: 'flag F_STAMPED',
+  problem: 'ints[6], a string, with flag F_MALFORMED',
+  requestId: 'ints[3], a string, with flag F_ID',
+  kind: 'ints[5], a string, without flag F_DB',
+  signature: 'ints[5], a signature, with flag F_DB (kind DB)',
+  segment: 'ints[4], a string, with flag F_SEGMENT',
+  side: 'flags, two bits from F_SIDE_SHIFT',
+  truncated: 'flag F_TRUNCATED',
+  request: 'flags, three bits from F_REQUEST_SHIFT',
+  detail: 'ints[7], a string, with flag F_DETAIL',
+};
+void ENCODING;
 
 /** One chunk's records, as posted by a worker. */
 export interface RecordBatch {
@@ -80,7 +105,7 @@ export class RecordWriter {
   entry(e: Entry): void {
     if (this.count === this.instants.length) this.grow();
     const at = this.count * INTS;
-    let flags = (e.stamped ? F_STAMPED : 0) | (e.negative ? F_NEGATIVE : 0) | (e.side << F_SIDE_SHIFT) | (e.cut ? F_CUT : 0) | (e.request << F_REQUEST_SHIFT);
+    let flags = (e.stamped ? F_STAMPED : 0) | (e.negative ? F_NEGATIVE : 0) | (e.side << F_SIDE_SHIFT) | (e.truncated ? F_TRUNCATED : 0) | (e.request << F_REQUEST_SHIFT);
     this.instants[this.count] = e.instant;
     this.ints[at] = e.line;
     this.ints[at + 1] = e.offset;
@@ -141,11 +166,6 @@ export class RecordWriter {
   }
 }
 
-/** What a batch's records go to, in order. */
-export interface RecordSink {
-  entry(e: Entry): void;
-  orphanRun(line: number): void;
-}
 
 /** The analysing side: one per worker, keeping the strings and signatures it was sent. */
 export class RecordReader {
@@ -158,7 +178,7 @@ export class RecordReader {
   }
 
   /** Hands each record of `batch` on as an entry of file `fileIndex`, lines counted from `lineBase`. */
-  read(batch: RecordBatch, fileIndex: number, lineBase: number, sink: RecordSink): void {
+  read(batch: RecordBatch, fileIndex: number, lineBase: number, sink: EntrySink): void {
     for (const s of batch.newStrings) this.strings.push(s);
     for (const [code, message, tableSide] of batch.newSignatures) {
       this.signatures.push({ code, message, key: `${code}\u0000${message}`, tableSide });
@@ -177,7 +197,7 @@ export class RecordReader {
       e.instant = instants[r];
       e.offset = ints[at + 1];
       e.negative = (flags & F_NEGATIVE) !== 0;
-      e.cut = (flags & F_CUT) !== 0;
+      e.truncated = (flags & F_TRUNCATED) !== 0;
       e.stamped = (flags & F_STAMPED) !== 0;
       e.request = ((flags >> F_REQUEST_SHIFT) & 7) as RequestCode;
       e.detail = flags & F_DETAIL ? this.strings[ints[at + 7]] : null;

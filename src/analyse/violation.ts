@@ -1,8 +1,8 @@
-// A finding: one violation of one rule, at the first line of the entry that breaks it.
+// A violation: one rule broken once, reported at the first line of the entry that breaks it.
 
 import { ruleOrder, type Level, type RuleId } from './rules.js';
 
-export interface Finding {
+export interface Violation {
   rule: RuleId;
   severity: Level;
   /** Place of its file in the stream, and the file's name as given (`-` for stdin). */
@@ -14,6 +14,6 @@ export interface Finding {
 }
 
 /** Stream order (file, then line), then the order of the rules table (SPEC §5). */
-export function compareFindings(a: Finding, b: Finding): number {
+export function compareViolations(a: Violation, b: Violation): number {
   return a.fileIndex - b.fileIndex || a.line - b.line || ruleOrder(a.rule) - ruleOrder(b.rule);
 }

@@ -9,9 +9,9 @@ import { readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
 import { newEntry } from '../parse/entry.js';
-import type { FileFeed } from '../pipeline.js';
+import type { Feed } from '../feed.js';
 import { entryStartFrom } from './chunk.js';
-import type { ChunkJob, Recycle } from './parse-worker.js';
+import type { ChunkJob, Recycle } from './worker.js';
 import { RecordReader, type RecordBatch } from './records.js';
 
 const MIN_CHUNK = 1 << 16;
@@ -40,7 +40,7 @@ export async function readInParallel(
   fd: number,
   size: number,
   jobs: number,
-  feed: FileFeed,
+  feed: Feed,
   signal: AbortSignal,
   onRead?: (bytes: number) => void,
 ): Promise<void> {
@@ -49,7 +49,7 @@ export async function readInParallel(
   const workerCount = Math.max(1, jobs - 1);
   const workers = Array.from(
     { length: workerCount },
-    () => new Worker(new URL('./parse-worker.js', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 8 } }),
+    () => new Worker(new URL('./worker.js', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 8 } }),
   );
   const readers = workers.map(() => new RecordReader(newEntry()));
   const waiting = new Map<number, { resolve: (a: Answer) => void; promise: Promise<Answer> }>();
@@ -104,8 +104,8 @@ export async function readInParallel(
         waiting.delete(k);
         if ('error' in answer) throw new InputError(`cannot read ${path}: ${answer.error}`);
         const { batch } = answer;
-        readers[owner].read(batch, feed.fileIndex, lineBase, feed);
-        feed.countLines(batch.lines);
+        readers[owner].read(batch, feed.fileIndex, lineBase, feed.parsed);
+        feed.parsed.countLines(batch.lines);
         lineBase += batch.lines;
         const back: Recycle = { instants: batch.instants, ints: batch.ints };
         workers[owner].postMessage(back, [batch.instants.buffer as ArrayBuffer, batch.ints.buffer as ArrayBuffer]);

@@ -6,7 +6,7 @@
 
 import { readSync } from 'node:fs';
 import { Assembler } from '../parse/assembler.js';
-import { readEntry } from '../parse/entry.js';
+import { EntryReader } from '../parse/entry.js';
 import { entryStartClose, entryStartPrefix } from '../parse/header.js';
 import type { RecordBatch, RecordWriter } from './records.js';
 
@@ -70,8 +70,9 @@ export class ChunkParser {
   private readonly assembler: Assembler;
 
   constructor(private readonly writer: RecordWriter) {
+    const reader = new EntryReader();
     this.assembler = new Assembler({
-      entry: (buf, s, e, close, firstLineEnd, line, cut) => writer.entry(readEntry(buf, s, e, close, firstLineEnd, 0, line, cut)),
+      entry: (buf, s, e, close, firstLineEnd, line, truncated) => writer.entry(reader.read(buf, s, e, close, firstLineEnd, 0, line, truncated)),
       orphanRun: (line) => writer.orphanRun(line),
     });
   }

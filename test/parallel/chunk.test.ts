@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { entryStartFrom } from '../../src/input/chunk.js';
-import { chunkOwner, chunkSize } from '../../src/input/parallel.js';
-import { RecordReader, RecordWriter } from '../../src/input/records.js';
-import { newEntry, readEntry, type Entry } from '../../src/parse/entry.js';
+import { entryStartFrom } from '../../src/parallel/chunk.js';
+import { chunkOwner, chunkSize } from '../../src/parallel/read.js';
+import { RecordReader, RecordWriter } from '../../src/parallel/records.js';
+import { EntryReader, newEntry, type Entry } from '../../src/parse/entry.js';
 import { Assembler } from '../../src/parse/assembler.js';
 import { imap, log, lookup, pair } from '../helpers.js';
 
@@ -98,9 +98,10 @@ describe('records', () => {
         const text = Buffer.from(log(...lines));
         const direct: Entry[] = [];
         const writer = new RecordWriter();
+        const reader = new EntryReader();
         const asm = new Assembler({
           entry: (b, s, e, c, f, l) => {
-            const entry = readEntry(b, s, e, c, f, 0, l);
+            const entry = reader.read(b, s, e, c, f, 0, l);
             direct.push({ ...entry });
             writer.entry(entry);
           },
@@ -109,7 +110,7 @@ describe('records', () => {
         asm.push(text);
         const batch = writer.take(asm.endFile());
         const read: Entry[] = [];
-        new RecordReader(newEntry()).read(batch, 0, 0, { entry: (e) => read.push({ ...e }), orphanRun: () => {} });
+        new RecordReader(newEntry()).read(batch, 0, 0, { entry: (e) => read.push({ ...e }), orphanRun: () => {}, countLines: () => {} });
         expect(read).toEqual(direct);
       }),
       { numRuns: 100 },

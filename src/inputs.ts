@@ -1,14 +1,16 @@
-// Reads the inputs into the stream: files and stdin to their end, or followed files
-// until stopped. Live inputs hand on a half-written entry once they go quiet.
+// Every input of a run, read into one stream: files and stdin to their end (a large file
+// by the parallel reader), or followed files until stopped. Live inputs hand on a
+// half-written entry once they go quiet. Where each reader comes from: input/ for bytes,
+// parallel/ for the fast path; both feed the same seam (feed.ts).
 
 import { fstatSync, readSync, statSync } from 'node:fs';
-import { InputError } from '../errors.js';
-import type { FileFeed, StreamChecker } from '../pipeline.js';
-import { followFile } from './follow.js';
-import { chunkSize, readInParallel } from './parallel.js';
-import { readingOrder } from './order.js';
-import { isLiveInput } from './live.js';
-import { closeInputs, inputBytes, looksBinary, openInputs, reason, type Input } from './source.js';
+import { InputError } from './errors.js';
+import type { Feed, Stream } from './feed.js';
+import { followFile } from './input/follow.js';
+import { chunkSize, readInParallel } from './parallel/read.js';
+import { readingOrder } from './input/order.js';
+import { isLiveInput } from './input/live.js';
+import { closeInputs, inputBytes, looksBinary, openInputs, reason, type Input } from './input/source.js';
 
 export interface ReadOptions {
   /** Follow the named files like `tail -F` instead of reading them to their end. */
@@ -55,7 +57,7 @@ function checkFollowable(name: string): void {
   }
 }
 
-async function readToEnd(input: Input, feed: FileFeed, opts: ReadOptions, live: boolean): Promise<void> {
+async function readToEnd(input: Input, feed: Feed, opts: ReadOptions, live: boolean): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let first = true;
   try {
@@ -97,7 +99,7 @@ export function inputSize(names: readonly string[]): number | null {
  * input throws an InputError before anything is read (followed files may appear later).
  * Returns the error of an input that failed while being read, if one did.
  */
-export async function readInputs(names: readonly string[], checker: StreamChecker, opts: ReadOptions): Promise<InputError | null> {
+export async function readInputs(names: readonly string[], checker: Stream, opts: ReadOptions): Promise<InputError | null> {
   if (opts.follow) {
     for (const name of names) if (name !== '-') checkFollowable(name);
     // One failing input stops the others: a followed file never ends by itself.

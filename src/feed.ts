@@ -1,0 +1,41 @@
+// The seam between where bytes come from (input/, parallel/) and what reads them
+// (parse/, analyse/): one input's content goes into a Feed, whichever way it is read.
+// The plain reader and the follower push bytes; the parallel reader pushes its own
+// share as bytes and hands on the entries its workers parsed, in order, through
+// `parsed`. Both land in the same stream.
+
+import type { Entry } from './parse/entry.js';
+
+/** Entries read elsewhere (by a worker), into the stream, for one input. */
+export interface EntrySink {
+  entry(e: Entry): void;
+  /** A run of non-blank lines before the input's first entry, at its first line. */
+  orphanRun(line: number): void;
+  countLines(lines: number): void;
+}
+
+/** One input's content, into the stream. */
+export interface Feed {
+  /** The input's place in the stream. */
+  readonly fileIndex: number;
+  /** The next bytes. */
+  push(chunk: Buffer): void;
+  /** The input went quiet: hand on the entry it was writing (nothing is held back forever). */
+  flush(): void;
+  /**
+   * The bytes so far are complete (the end, a chunk's end, a rotation or truncation);
+   * what follows, if anything, starts afresh `lineBase` lines into a file. Returns the
+   * lines read since the last end.
+   */
+  end(lineBase?: number): number;
+  /** Lines skipped before the first entry of an input read from its middle (stdin). */
+  readonly skippedLines: number;
+  /** Where entries parsed by workers go. */
+  readonly parsed: EntrySink;
+}
+
+/** A stream of inputs, read as one (SPEC §6). */
+export interface Stream {
+  /** The next input, named as given (`-` for stdin). */
+  addFile(name: string): Feed;
+}
