@@ -1,4 +1,4 @@
-// Recognises the known signatures (knowledge.ts) among the entries and says how many,
+// Recognises the known errors (knowledge.ts) among the entries and says how many,
 // for which request ids, and when: the diagnosis section of the reports.
 
 import type { DbSignature, Entry } from '../parse/entry.js';

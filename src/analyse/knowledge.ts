@@ -1,4 +1,4 @@
-// What known log signatures mean and what to do about them: the knowledge behind the
+// What known errors in the log mean and what to do about them: the knowledge behind the
 // diagnosis and `webmail-log explain`. One table, so that adding a case is adding a row.
 //
 // Sources, checked before writing anything down:
@@ -43,7 +43,7 @@
 //   behind a proxy the client is "<REMOTE_ADDR>(X-Real-IP: …,X-Forwarded-For: …)"
 //   (rcube_utils::remote_ip).
 
-import { tableNameAt } from '../parse/table.js';
+import { noSuchTable } from '../parse/table.js';
 
 export type Backend = 'sqlite' | 'mysql' | 'postgres';
 
@@ -83,15 +83,10 @@ const DB_ERROR = (code: string, message: string, query = "UPDATE session SET cha
 const SQLITE_FILE = "Under cPanel every mailbox has its own SQLite database, /home/USER/etc/DOMAIN/MAILBOX.rcube.db, USER being the cPanel account (the account's own login: /home/USER/etc/USER.rcube.db).";
 const ROUNDCUBE_DIR = "from Roundcube's directory (on cPanel /usr/local/cpanel/base/3rdparty/roundcube)";
 
-const NO_SUCH_TABLE = 'no such table: ';
-
 /** The calendar table a "missing table" message of any backend names, and the backend. */
 export function missingTable(message: string): { name: string; backend: Backend } | null {
-  const sqlite = message.indexOf(NO_SUCH_TABLE);
-  if (sqlite >= 0) {
-    const name = tableNameAt(message, sqlite + NO_SUCH_TABLE.length);
-    return name === null ? null : { name, backend: 'sqlite' };
-  }
+  const sqlite = noSuchTable(message);
+  if (sqlite !== null) return { name: sqlite, backend: 'sqlite' };
   let m = /Table '([^']*)' doesn't exist/.exec(message);
   if (m) return { name: lastPart(m[1]), backend: 'mysql' };
   m = /relation "([^"]*)" does not exist/.exec(message);

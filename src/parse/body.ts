@@ -115,15 +115,6 @@ export function scanRequest(buf: Uint8Array, from: number, to: number, p: Parts)
   return methodStart - 1;
 }
 
-/**
- * Takes apart a body that starts with `DB Error:`:
- * `DB Error: [<code>] <message> (SQL Query: <query>) in <file> on line <n> (<request>)`.
- * Writes the parts into `p` and returns true, or false when the shape is not there.
- */
-export function scanDbError(buf: Uint8Array, at: number, end: number, p: Parts): boolean {
-  return scanDbHead(buf, at, end, p) && scanDbTail(buf, at, end, p);
-}
-
 /** The head of a DB Error: code, message, and where the query starts. */
 export function scanDbHead(buf: Uint8Array, at: number, end: number, p: Parts): boolean {
   let i = at + DB_ERROR.length;

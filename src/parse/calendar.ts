@@ -48,7 +48,7 @@ export interface CivilTime {
   second: number;
 }
 
-/** The civil date and time of a count of seconds since the epoch (inverse of civilSeconds). */
+/** The civil date and time of a count of seconds since the epoch. */
 export function civilFromSeconds(seconds: number): CivilTime {
   const days = Math.floor(seconds / 86400);
   let rest = seconds - days * 86400;

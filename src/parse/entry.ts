@@ -6,7 +6,7 @@ import { KindNames, kindAt, newParts, scanDbHead, scanDbTail, scanRequest } from
 import { bodyStart, requestIdClose, StampReader, stampProblem } from './header.js';
 import { Interner } from './intern.js';
 import { RequestCode, requestCodeAt, segmentEnd, segmentStart } from './request.js';
-import { Side, sideOfTable, tableAfterFrom, tableNameAt } from './table.js';
+import { Side, sideNamed, sideOfTable, tableAfterFrom } from './table.js';
 
 /** A DB error's code and message, made once per distinct pair. */
 export interface DbSignature {
@@ -54,7 +54,6 @@ export function newEntry(): Entry {
 const DETAIL_BYTES = 500;
 
 const DB_SHAPE = 'DB Error without the shape "[code] message (SQL Query: query) in file on line N (METHOD path)"';
-const NO_SUCH_TABLE = 'no such table: ';
 
 /** Text from the log as a string; CRLF inside an entry reads as LF. */
 function decode(buf: Buffer, start: number, end: number): string {
@@ -65,12 +64,11 @@ function decode(buf: Buffer, start: number, end: number): string {
 function makeSignature(buf: Buffer, codeStart: number, codeEnd: number, messageStart: number, messageEnd: number): DbSignature {
   const code = decode(buf, codeStart, codeEnd);
   const message = decode(buf, messageStart, messageEnd);
-  const named = message.indexOf(NO_SUCH_TABLE);
   return {
     code,
     message,
     key: `${code}\u0000${message}`,
-    tableSide: named < 0 ? null : sideOfTable(tableNameAt(message, named + NO_SUCH_TABLE.length)),
+    tableSide: sideNamed(message),
   };
 }
 

@@ -4,8 +4,6 @@
 
 import { ascii, isDigit, matchAt } from './bytes.js';
 
-export type RequestKind = 'refresh' | 'login' | 'entry' | 'other';
-
 /** A request's kind as a small number, for the hot path and for records: 0 when there is no request. */
 export const RequestCode = { None: 0, Refresh: 1, Login: 2, Entry: 3, Other: 4 } as const;
 export type RequestCode = (typeof RequestCode)[keyof typeof RequestCode];
@@ -42,12 +40,6 @@ export function requestCodeAt(buf: Uint8Array, methodStart: number, methodEnd: n
   return RequestCode.Other;
 }
 
-const KIND_OF_CODE: RequestKind[] = ['other', 'refresh', 'login', 'entry', 'other'];
-
-export function requestKindOfCode(code: RequestCode): RequestKind {
-  return KIND_OF_CODE[code];
-}
-
 function isLower(c: number): boolean {
   return c >= 0x61 && c <= 0x7a;
 }
@@ -75,13 +67,6 @@ export function segmentEnd(buf: Uint8Array, start: number, end: number): number 
 export function segmentStart(buf: Uint8Array, start: number, end: number): number {
   for (let i = start; i < end; i++) if (buf[i] === 0x2f) return i + 1;
   return 0;
-}
-
-/** The session segment of a path, or null. */
-export function sessionSegment(path: string): string | null {
-  const bytes = Buffer.from(path);
-  const end = segmentEnd(bytes, 0, bytes.length);
-  return end < 0 ? null : bytes.toString('latin1', segmentStart(bytes, 0, bytes.length), end);
 }
 
 const POST = ascii('POST');
@@ -118,18 +103,4 @@ export function isRefreshAt(buf: Uint8Array, methodStart: number, methodEnd: num
   while (q < pathEnd && buf[q] !== 0x3f /* ? */) q++;
   if (q === pathEnd) return false;
   return refreshParams(buf, q + 1, pathEnd) === 3;
-}
-
-export function isRefresh(method: string, path: string): boolean {
-  const bytes = Buffer.from(`${method} ${path}`);
-  return isRefreshAt(bytes, 0, method.length, method.length + 1, bytes.length);
-}
-
-/**
- * refresh: POST with `_task=mail` and `_action=refresh`; login completion: POST with
- * `login=1` and `post_login=<digits>`; entry page: GET with no query.
- */
-export function requestKind(method: string, path: string): RequestKind {
-  const bytes = Buffer.from(`${method} ${path}`);
-  return requestKindOfCode(requestCodeAt(bytes, 0, method.length, method.length + 1, bytes.length));
 }

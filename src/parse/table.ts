@@ -4,7 +4,6 @@
 export const Side = { None: 0, Local: 1, Remote: 2 } as const;
 export type Side = (typeof Side)[keyof typeof Side];
 
-const NO_SUCH_TABLE = 'no such table: ';
 
 function isNameChar(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
@@ -71,8 +70,19 @@ export function sideOfTable(name: string | null): Side {
   return name.endsWith('caldav_calendars') ? Side.Remote : Side.Local;
 }
 
-/** The side of a DB error's lookup from its message and query. */
-export function lookupSide(message: string, query: string): Side {
+const NO_SUCH_TABLE = 'no such table: ';
+
+/** The table SQLite's message names (`no such table: <name>`, SPEC §2), or null. */
+export function noSuchTable(message: string): string | null {
   const at = message.indexOf(NO_SUCH_TABLE);
-  return sideOfTable(at >= 0 ? tableNameAt(message, at + NO_SUCH_TABLE.length) : tableAfterFrom(query));
+  return at < 0 ? null : tableNameAt(message, at + NO_SUCH_TABLE.length);
+}
+
+/**
+ * The side of the table SQLite's message names (SPEC §2: that name decides), or null when
+ * the message names none.
+ */
+export function sideNamed(message: string): Side | null {
+  const at = message.indexOf(NO_SUCH_TABLE);
+  return at < 0 ? null : sideOfTable(tableNameAt(message, at + NO_SUCH_TABLE.length));
 }

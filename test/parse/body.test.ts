@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KindNames, kindAt, newParts, scanDbError, scanRequest } from '../../src/parse/body.js';
+import { KindNames, kindAt, newParts, scanDbHead, scanDbTail, scanRequest } from '../../src/parse/body.js';
 
 // The parsers work on bytes; these read their answers back as strings.
 function entryKind(text: string): string {
@@ -17,7 +17,7 @@ function requestAtEnd(text: string): { method: string; path: string } | null {
 function parseDbError(text: string) {
   const b = Buffer.from(text);
   const p = newParts();
-  if (!scanDbError(b, 0, b.length, p)) return null;
+  if (!scanDbHead(b, 0, b.length, p) || !scanDbTail(b, 0, b.length, p)) return null;
   const s = (start: number, end: number) => b.toString('utf8', start, end);
   return {
     code: s(p.codeStart, p.codeEnd),

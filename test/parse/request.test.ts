@@ -1,5 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { isRefresh, requestKind, sessionSegment } from '../../src/parse/request.js';
+import { isRefreshAt, RequestCode, requestCodeAt, segmentEnd, segmentStart } from '../../src/parse/request.js';
+
+// The parsers work on bytes; these read their answers back as strings.
+function sessionSegment(path: string): string | null {
+  const b = Buffer.from(path);
+  const end = segmentEnd(b, 0, b.length);
+  return end < 0 ? null : b.toString('latin1', segmentStart(b, 0, end), end);
+}
+
+function isRefresh(method: string, path: string): boolean {
+  const b = Buffer.from(`${method} ${path}`);
+  return isRefreshAt(b, 0, method.length, method.length + 1, b.length);
+}
+
+const KINDS = { [RequestCode.None]: 'other', [RequestCode.Refresh]: 'refresh', [RequestCode.Login]: 'login', [RequestCode.Entry]: 'entry', [RequestCode.Other]: 'other' };
+
+function requestKind(method: string, path: string): string {
+  const b = Buffer.from(`${method} ${path}`);
+  return KINDS[requestCodeAt(b, 0, method.length, method.length + 1, b.length)];
+}
 
 describe('session segment', () => {
   it("reads a lowercase prefix and 10 digits between the path's first and second `/`", () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { lookupSide, Side, sideOfTable, tableAfterFrom, tableNameAt } from '../../src/parse/table.js';
+import { Side, sideNamed, sideOfTable, tableAfterFrom, tableNameAt } from '../../src/parse/table.js';
+
+/** The side of a lookup as the entry reader decides it: the message's table first, else the query's. */
+function lookupSide(message: string, query: string): Side {
+  return sideNamed(message) ?? sideOfTable(tableAfterFrom(query));
+}
 
 describe('table names', () => {
   it('reads bare, quoted and schema-qualified names', () => {
