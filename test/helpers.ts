@@ -109,5 +109,6 @@ export function report(format: Format, c: Checked, over: Partial<ReportSettings>
     env: {},
     ...over,
   };
-  return REPORTERS[format].end({ ...settings, summary: c.summary, violations: c.violations, streamed: false });
+  const out = REPORTERS[format].end({ ...settings, summary: c.summary, violations: c.violations, streamed: false });
+  return typeof out === 'string' ? out : [...out].join('');
 }

@@ -3,7 +3,8 @@
 
 import { isoAt } from '../parse/calendar.js';
 import type { DbSignature } from '../parse/entry.js';
-import type { Cadence, CadenceTracker } from './cadence.js';
+import { CadenceTracker, type Cadence } from './cadence.js';
+import { Slot } from './pairing.js';
 import type { Runs } from './timeline.js';
 
 export interface RequestIdRow {
@@ -42,22 +43,120 @@ export class Moment {
   }
 }
 
-/** What is kept per request id while reading. */
-export interface IdState {
-  id: string;
-  /** Its pairing key, made once. */
-  key: string;
-  /** Every segment it was seen with (the rules see every entry). */
-  segments: string[];
-  /** What the report counts: selected entries only (all of them without filters). */
-  selectedSegments: string[];
-  entries: number;
-  refreshPairs: number;
-  first: Moment | null;
-  last: Moment | null;
-  /** Its refreshes (pairs, and lone lookups), for its cadence and its timeline row. */
-  cadence: CadenceTracker;
-  refreshBuckets: Runs | null;
+/**
+ * What is kept per request id while reading: its pairing slot, its counts, its first and
+ * last instants, its segments and its cadence. A busy server's log holds a hundred
+ * thousand ids and a follower sees millions, so it is kept small: numbers in fields,
+ * no objects where a number does, a second segment only when there is one.
+ */
+export class IdState extends Slot {
+  /** Every segment it was seen with (the rules see every entry): the first, then the rest. */
+  segment: string | null = null;
+  moreSegments: string[] | null = null;
+  /** What the report counts, with filters: the segments of selected entries. */
+  selectedSegments: string[] | null = null;
+  entries = 0;
+  refreshPairs = 0;
+  /** The diagnoses seen with it, one bit each (see diagnosis.ts). */
+  diagnosed = 0;
+  /** Earliest and latest selected instants, with the offset each was written at (NaN: none yet). */
+  firstInstant = NaN;
+  firstOffset = 0;
+  firstNegative = false;
+  lastInstant = NaN;
+  lastOffset = 0;
+  lastNegative = false;
+  readonly cadence = new CadenceTracker();
+  /** Its refreshes per timeline bucket, for the ids whose row the timeline keeps. */
+  refreshBuckets: Runs | null = null;
+
+  constructor(readonly id: string) {
+    super();
+  }
+
+  hasSegment(segment: string): boolean {
+    return this.segment === segment || (this.moreSegments !== null && this.moreSegments.includes(segment));
+  }
+
+  addSegment(segment: string): void {
+    if (this.segment === null) this.segment = segment;
+    else (this.moreSegments ??= []).push(segment);
+  }
+
+  /** Every segment, in the order first seen. */
+  segments(): string[] {
+    return this.segment === null ? [] : this.moreSegments === null ? [this.segment] : [this.segment, ...this.moreSegments];
+  }
+
+  /** A selected entry at `instant`: true for the id's first one. */
+  seen(instant: number, offset: number, negative: boolean): boolean {
+    if (this.firstInstant !== this.firstInstant) {
+      this.firstInstant = this.lastInstant = instant;
+      this.firstOffset = this.lastOffset = offset;
+      this.firstNegative = this.lastNegative = negative;
+      return true;
+    }
+    if (instant < this.firstInstant) {
+      this.firstInstant = instant;
+      this.firstOffset = offset;
+      this.firstNegative = negative;
+    } else if (instant > this.lastInstant) {
+      this.lastInstant = instant;
+      this.lastOffset = offset;
+      this.lastNegative = negative;
+    }
+    return false;
+  }
+
+  row(): RequestIdRow {
+    return {
+      id: this.id,
+      sessionSegments: this.selectedSegments ?? this.segments(),
+      entries: this.entries,
+      refreshPairs: this.refreshPairs,
+      first: isoAt(this.firstInstant, this.firstOffset, this.firstNegative),
+      last: isoAt(this.lastInstant, this.lastOffset, this.lastNegative),
+      refreshCadence: this.cadence.result(),
+    };
+  }
+}
+
+/**
+ * The report's request-id rows, made one at a time as they are read: a log of a hundred
+ * thousand ids is listed without holding a hundred thousand rows.
+ */
+export class RequestIdList implements Iterable<RequestIdRow> {
+  constructor(private readonly states: readonly IdState[]) {}
+
+  get length(): number {
+    return this.states.length;
+  }
+
+  at(i: number): RequestIdRow | undefined {
+    const s = this.states.at(i);
+    return s === undefined ? undefined : s.row();
+  }
+
+  slice(start?: number, end?: number): RequestIdRow[] {
+    return this.states.slice(start, end).map((s) => s.row());
+  }
+
+  map<T>(f: (row: RequestIdRow) => T): T[] {
+    return this.states.map((s) => f(s.row()));
+  }
+
+  /** The ids alone, in order: no row is made. */
+  ids(): string[] {
+    return this.states.map((s) => s.id);
+  }
+
+  *[Symbol.iterator](): Iterator<RequestIdRow> {
+    for (const s of this.states) yield s.row();
+  }
+
+  toJSON(): RequestIdRow[] {
+    return this.slice();
+  }
 }
 
 export class SignatureCounter {

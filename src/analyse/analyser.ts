@@ -6,12 +6,12 @@
 
 import type { Entry } from '../parse/entry.js';
 import { Side } from '../parse/table.js';
-import { Moment, SignatureCounter, type IdState, type RequestIdRow, type Signature } from './aggregates.js';
+import { IdState, Moment, RequestIdList, SignatureCounter, type Signature } from './aggregates.js';
 import { ALPHABETS, type Alphabet, type AlphabetName } from './alphabet.js';
-import { CadenceTracker, gapNote, type GapNote } from './cadence.js';
+import { gapNote, type GapNote } from './cadence.js';
 import { DiagnosisCollector, type Diagnosis } from './diagnosis.js';
 import type { Violation } from './violation.js';
-import { Pairing, pairingKey, type Lookup } from './pairing.js';
+import { Pairing, Slot, type Lookup } from './pairing.js';
 import type { Level, RuleId, Severities } from './rules.js';
 import { isEmptySelection, selects, type Selection } from './selection.js';
 import { Timeline, type TimelineSeries } from './timeline.js';
@@ -42,7 +42,7 @@ export interface Summary {
   truncatedEntries: number;
   /** Where the first of them are. */
   truncatedAt: { file: string; line: number }[];
-  requestIds: RequestIdRow[];
+  requestIds: RequestIdList;
   signatures: Signature[];
   /** Earliest and latest entry of the stream, or null when it had none. */
   span: { first: string; last: string } | null;
@@ -61,6 +61,8 @@ const TRUNCATED_LISTED = 10;
 const DEFAULT_GAP_SECONDS = 300;
 /** Notes kept for the report; the rest are counted (a busy server can have thousands). */
 export const NOTES_KEPT = 1000;
+/** Request ids, in the order of the report, whose refreshes the timeline charts. */
+const REFRESH_ROWS = 100;
 
 /** A duration for a message: `17 s`, `59 min 40 s`, `3 h 2 min`. */
 export function duration(seconds: number): string {
@@ -106,7 +108,10 @@ export class Analyser {
   /** Whether the entry being handled is selected. */
   private current = true;
   /** Filled for each lookup and handed to the pairing, which copies what it keeps. */
-  private readonly scratch: Lookup = { key: '', side: Side.None, instant: 0, fileIndex: 0, line: 0, requestId: null, segment: null };
+  private readonly scratch: Lookup = { side: Side.None, instant: 0, fileIndex: 0, line: 0, requestId: null, segment: null };
+  /** Pairing slots of lookups without a request id: by session segment, and the one of neither. */
+  private readonly segmentSlots = new Map<string, Slot>();
+  private readonly noKeySlot = new Slot();
   /** The request id of the entry before, and its state: ids come in runs. */
   private lastId: string | null = null;
   private lastIdState: IdState | null = null;
@@ -152,7 +157,7 @@ export class Analyser {
       if (!selected) return;
       this.malformedEntries++;
       this.report('malformed', e.fileIndex, e.line, e.requestId, e.problem);
-      if (e.stamped && e.kind === 'DB') this.diagnosis.malformedDb(e);
+      if (e.stamped && e.kind === 'DB') this.diagnosis.malformedDb(e, e.requestId === null ? null : (this.ids.get(e.requestId) ?? null));
       return;
     }
     const instant = e.instant;
@@ -189,9 +194,9 @@ export class Analyser {
         this.signatures.addKind(e.kind);
       }
       this.timeline.entry(instant, e.offset, e.negative, e.kind);
-      this.diagnosis.entry(e);
     }
     const id = e.requestId !== null ? this.countId(e, selected) : null;
+    if (selected) this.diagnosis.entry(e, id);
 
     if (e.side !== Side.None) {
       if (selected) {
@@ -199,29 +204,20 @@ export class Analyser {
         else this.remote++;
       }
       const lookup = this.scratch;
-      lookup.key = id !== null ? id.key : pairingKey(null, e.segment);
       lookup.side = e.side;
       lookup.instant = instant;
       lookup.fileIndex = e.fileIndex;
       lookup.line = e.line;
       lookup.requestId = e.requestId;
       lookup.segment = e.segment;
-      this.pairing.lookup(lookup);
+      this.pairing.lookup(lookup, id ?? this.segmentSlot(e.segment));
     }
   }
 
   /** End of the stream: pending lookups are incomplete; returns the summary. */
   finish(): Summary {
     this.pairing.finish();
-    const requestIds: RequestIdRow[] = this.idOrder.map((s) => ({
-      id: s.id,
-      sessionSegments: s.selectedSegments,
-      entries: s.entries,
-      refreshPairs: s.refreshPairs,
-      first: (s.first as Moment).iso(),
-      last: (s.last as Moment).iso(),
-      refreshCadence: s.cadence.result(),
-    }));
+    const requestIds = new RequestIdList(this.idOrder);
     const notes = [...this.notes].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
     return {
       files: this.files,
@@ -238,10 +234,10 @@ export class Analyser {
       requestIds,
       signatures: this.signatures.rows(),
       span: this.first && this.last ? { first: this.first.iso(), last: this.last.iso() } : null,
-      timeline: this.timeline.series(this.idOrder.map((s) => s.id)),
+      timeline: this.timeline.series(this.idOrder.slice(0, REFRESH_ROWS).map((s) => s.id)),
       notes,
       notesTotal: this.notesTotal,
-      diagnosis: this.diagnosis.result(),
+      diagnosis: this.diagnosis.result(this.idOrder),
       selection: this.selection,
     };
   }
@@ -250,7 +246,7 @@ export class Analyser {
     const id = e.requestId as string;
     let s = id === this.lastId ? this.lastIdState : this.ids.get(id);
     if (s === undefined || s === null) {
-      s = { id, key: pairingKey(id, null), segments: [], selectedSegments: [], entries: 0, refreshPairs: 0, first: null, last: null, cadence: new CadenceTracker(), refreshBuckets: null };
+      s = new IdState(id);
       this.ids.set(id, s);
       if (!this.alphabet.pattern.test(id)) {
         this.report('request-id-format', e.fileIndex, e.line, id, `request id "${id}" is not ${this.alphabet.description}`);
@@ -259,32 +255,38 @@ export class Analyser {
     this.lastId = id;
     this.lastIdState = s;
     const segment = e.segment;
-    if (segment !== null && !s.segments.includes(segment)) {
-      if (s.segments.length > 0) {
+    if (segment !== null && !s.hasSegment(segment)) {
+      if (s.segment !== null) {
         this.report(
           'session-consistency',
           e.fileIndex,
           e.line,
           id,
-          `request id "${id}" shows up with session segment ${segment}, first seen with ${s.segments[0]}`,
+          `request id "${id}" shows up with session segment ${segment}, first seen with ${s.segment}`,
         );
       }
-      s.segments.push(segment);
+      s.addSegment(segment);
     }
     if (selected) {
-      if (s.first === null || s.last === null) {
-        s.first = new Moment(e.instant, e.offset, e.negative);
-        s.last = new Moment(e.instant, e.offset, e.negative);
+      if (s.seen(e.instant, e.offset, e.negative)) {
         this.idOrder.push(s);
-      } else if (e.instant < s.first.instant) {
-        s.first.set(e.instant, e.offset, e.negative);
-      } else if (e.instant > s.last.instant) {
-        s.last.set(e.instant, e.offset, e.negative);
+        // The timeline keeps a refresh row for the first ids only: one per id would grow
+        // without bound on a busy server (the report shows the first ones anyway).
+        if (this.idOrder.length <= REFRESH_ROWS) s.refreshBuckets = this.timeline.refreshesOf(id);
+        if (this.selection !== null) s.selectedSegments = [];
       }
       s.entries++;
-      if (segment !== null && !s.selectedSegments.includes(segment)) s.selectedSegments.push(segment);
+      if (segment !== null && s.selectedSegments !== null && !s.selectedSegments.includes(segment)) s.selectedSegments.push(segment);
     }
     return s;
+  }
+
+  /** The pairing slot of lookups without a request id. */
+  private segmentSlot(segment: string | null): Slot {
+    if (segment === null) return this.noKeySlot;
+    let slot = this.segmentSlots.get(segment);
+    if (slot === undefined) this.segmentSlots.set(segment, (slot = new Slot()));
+    return slot;
   }
 
   private idState(id: string): IdState | undefined {
@@ -295,10 +297,10 @@ export class Analyser {
   private refresh(p: Lookup): void {
     if (p.requestId === null || !selects(this.selection, p.instant, p.requestId, p.segment)) return;
     const s = this.idState(p.requestId);
-    if (s === undefined || s.first === null) return;
-    this.timeline.refresh((s.refreshBuckets ??= this.timeline.refreshesOf(s.id)), p.instant);
+    if (s === undefined || s.firstInstant !== s.firstInstant) return;
+    if (s.refreshBuckets !== null) this.timeline.refresh(s.refreshBuckets, p.instant);
     const gap = s.cadence.add(p.instant, this.gapSeconds);
-    if (gap !== null && this.notesTotal++ < NOTES_KEPT) this.notes.push(gapNote(s.id, gap.from, gap.seconds, s.first.offset, s.first.negative, duration));
+    if (gap !== null && this.notesTotal++ < NOTES_KEPT) this.notes.push(gapNote(s.id, gap.from, gap.seconds, s.firstOffset, s.firstNegative, duration));
   }
 
   private pair(p: Lookup, l: Lookup): void {

@@ -21,21 +21,23 @@ export interface GapNote {
   message: string;
 }
 
+/** A histogram place holds gap × 2^22 + count: one number, exact up to 4 million refreshes of one gap. */
+const COUNT_BITS = 4194304;
+
 /**
  * One request id's refreshes, in the order they are decided (the order of the log).
  * Gaps are between consecutive refreshes; a refresh stamped earlier than the one before
- * it (a step back in time) makes a gap of 0.
+ * it (a step back in time) makes a gap of 0. The gaps are kept as a histogram of the
+ * distinct gap lengths, sorted, one number each (gap and count packed): a session
+ * refreshing about once a minute has a few dozen distinct gaps, so a request id costs a
+ * few hundred bytes however long it lasts, and a log of a hundred thousand ids fits in a
+ * small VM.
  */
-/** Gaps up to this many seconds are counted in an array; longer ones (rare) in a map. */
-const SHORT_GAPS = 600;
-
 export class CadenceTracker {
   private count = 0;
   private last = 0;
-  private longest: number | null = null;
-  /** How many gaps of each length in seconds: short ones by index, long ones by key. */
-  private short: Uint32Array | null = null;
-  private readonly long = new Map<number, number>();
+  private longest = -1;
+  private histogram: number[] | null = null;
 
   /** Adds a refresh; returns the gap before it when that is longer than `gapSeconds`. */
   add(instant: number, gapSeconds: number): { from: number; seconds: number } | null {
@@ -47,16 +49,31 @@ export class CadenceTracker {
     const gap = instant > this.last ? instant - this.last : 0;
     const from = this.last;
     if (instant > this.last) this.last = instant;
-    if (gap <= SHORT_GAPS) (this.short ??= new Uint32Array(SHORT_GAPS + 1))[gap]++;
-    else this.long.set(gap, (this.long.get(gap) ?? 0) + 1);
-    if (this.longest === null || gap > this.longest) this.longest = gap;
+    this.countGap(gap);
+    if (gap > this.longest) this.longest = gap;
     return gap > gapSeconds ? { from, seconds: gap } : null;
   }
 
+  private countGap(gap: number): void {
+    const h = (this.histogram ??= []);
+    let lo = 0;
+    let hi = h.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (Math.floor(h[mid] / COUNT_BITS) < gap) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < h.length && Math.floor(h[lo] / COUNT_BITS) === gap) {
+      if (h[lo] % COUNT_BITS < COUNT_BITS - 1) h[lo]++;
+    } else {
+      h.splice(lo, 0, gap * COUNT_BITS + 1);
+    }
+  }
+
   result(): Cadence {
-    const all = new Map(this.long);
-    for (let gap = 0; this.short !== null && gap <= SHORT_GAPS; gap++) if (this.short[gap] > 0) all.set(gap, this.short[gap]);
-    return { refreshes: this.count, medianGapSeconds: median(all), longestGapSeconds: this.longest };
+    const all = new Map<number, number>();
+    for (const packed of this.histogram ?? []) all.set(Math.floor(packed / COUNT_BITS), packed % COUNT_BITS);
+    return { refreshes: this.count, medianGapSeconds: median(all), longestGapSeconds: this.longest < 0 ? null : this.longest };
   }
 }
 

@@ -3,7 +3,7 @@
 
 import type { DbSignature, Entry } from '../parse/entry.js';
 import { RequestCode } from '../parse/request.js';
-import { Moment } from './aggregates.js';
+import { Moment, type IdState } from './aggregates.js';
 import { KNOWLEDGE, stepsFor, type Backend, type DiagnosisId, type Knowledge } from './knowledge.js';
 
 export interface Diagnosis {
@@ -12,30 +12,35 @@ export interface Diagnosis {
   meaning: string;
   fix: string[];
   entries: number;
+  /** The request ids it was seen with, in the order of the report: the first REQUEST_IDS_LISTED. */
   requestIds: string[];
+  /** How many request ids it was seen with, in all. */
+  requestIdCount: number;
   first: string;
   last: string;
   /** IMAP login failures: counts by user and client address, most first. */
   breakdown?: { user: string; client: string; count: number }[];
 }
 
+/** Request ids a diagnosis lists; the rest are counted (a busy server has a hundred thousand). */
+export const REQUEST_IDS_LISTED = 100;
+
 class Tally {
   entries = 0;
-  readonly ids = new Set<string>();
-  /** The id added last: entries of one session come in runs. */
-  private lastId: string | null = null;
+  /**
+   * Its mark on the request ids it was seen with: one bit of IdState.diagnosed, so that an
+   * id costs a diagnosis nothing but that bit, however many ids there are.
+   */
+  mark = 0;
   first: Moment | null = null;
   last: Moment | null = null;
   readonly breakdown = new Map<string, { user: string; client: string; count: number }>();
   /** The database backends its entries came from. */
   readonly backends = new Set<Backend>();
 
-  add(e: Entry): void {
+  add(e: Entry, id: IdState | null): void {
     this.entries++;
-    if (e.requestId !== null && e.requestId !== this.lastId) {
-      this.ids.add(e.requestId);
-      this.lastId = e.requestId;
-    }
+    if (id !== null) id.diagnosed |= this.mark;
     if (this.first === null || this.last === null) {
       this.first = new Moment(e.instant, e.offset, e.negative);
       this.last = new Moment(e.instant, e.offset, e.negative);
@@ -49,7 +54,7 @@ class Tally {
   merge(other: Tally): void {
     this.entries += other.entries;
     for (const b of other.backends) this.backends.add(b);
-    for (const id of other.ids) this.ids.add(id);
+    this.mark |= other.mark;
     if (other.first && (!this.first || other.first.instant < this.first.instant)) this.first = new Moment(other.first.instant, other.first.offset, other.first.negative);
     if (other.last && (!this.last || other.last.instant > this.last.instant)) this.last = new Moment(other.last.instant, other.last.offset, other.last.negative);
   }
@@ -111,12 +116,15 @@ export class DiagnosisCollector {
 
   private tally(id: DiagnosisId): Tally {
     let t = this.tallies.get(id);
-    if (t === undefined) this.tallies.set(id, (t = new Tally()));
+    if (t === undefined) {
+      this.tallies.set(id, (t = new Tally()));
+      t.mark = 1 << KNOWLEDGE.findIndex((k) => k.id === id);
+    }
     return t;
   }
 
-  /** A well-formed entry that is selected. */
-  entry(e: Entry): void {
+  /** A well-formed entry that is selected, and the state of its request id (null: none). */
+  entry(e: Entry, id: IdState | null): void {
     const s = e.signature;
     if (s !== null) {
       let byRequest = this.talliesOf.get(s);
@@ -126,18 +134,18 @@ export class DiagnosisCollector {
         if (backend !== null) t.backends.add(backend);
         return t;
       }));
-      for (let i = 0; i < tallies.length; i++) tallies[i].add(e);
+      for (let i = 0; i < tallies.length; i++) tallies[i].add(e, id);
       return;
     }
     if (e.kind !== 'IMAP' || e.detail === null) return;
     if (e.detail.includes('Could not connect to')) {
-      this.tally('imap-unreachable').add(e);
+      this.tally('imap-unreachable').add(e, id);
       return;
     }
     const failure = loginFailure(e.detail);
     if (failure === null) return;
     const t = this.tally('imap-login-failed');
-    t.add(e);
+    t.add(e, id);
     const key = `${failure.user}\u0000${failure.client}`;
     const row = t.breakdown.get(key);
     if (row) row.count++;
@@ -148,19 +156,19 @@ export class DiagnosisCollector {
    * A DB Error without the shape, whose header is valid: malformed for the rules, but its
    * text may still say what went wrong (a failed connect has no `[code] message` shape).
    */
-  malformedDb(e: Entry): void {
+  malformedDb(e: Entry, id: IdState | null): void {
     if (e.detail === null) return;
     for (const k of KNOWLEDGE as readonly Knowledge[]) {
       const backend = k.dbText?.(e.detail) ?? null;
       if (backend === null) continue;
       const t = this.tally(k.id as DiagnosisId);
       t.backends.add(backend);
-      t.add(e);
+      t.add(e, id);
     }
   }
 
-  /** The diagnoses, in the order of the knowledge table. */
-  result(): Diagnosis[] {
+  /** The diagnoses, in the order of the knowledge table; `ids` are the request ids in the order of the report. */
+  result(ids: readonly IdState[]): Diagnosis[] {
     const local = this.tallies.get('local-calendar-table-missing');
     const remote = this.tallies.get('remote-calendar-table-missing');
     const found = new Map(this.tallies);
@@ -177,19 +185,26 @@ export class DiagnosisCollector {
     for (const k of KNOWLEDGE as readonly Knowledge[]) {
       const t = found.get(k.id as DiagnosisId);
       if (t === undefined || t.entries === 0) continue;
-      out.push(this.describe(k, t));
+      out.push(this.describe(k, t, ids));
     }
     return out;
   }
 
-  private describe(k: Knowledge, t: Tally): Diagnosis {
+  private describe(k: Knowledge, t: Tally, ids: readonly IdState[]): Diagnosis {
+    const listed: string[] = [];
+    let count = 0;
+    for (const s of ids) {
+      if ((s.diagnosed & t.mark) === 0) continue;
+      if (count++ < REQUEST_IDS_LISTED) listed.push(s.id);
+    }
     const d: Diagnosis = {
       id: k.id as DiagnosisId,
       title: k.title,
       meaning: k.meaning,
       fix: stepsFor(k, t.backends),
       entries: t.entries,
-      requestIds: [...t.ids],
+      requestIds: listed,
+      requestIdCount: count,
       first: (t.first as Moment).iso(),
       last: (t.last as Moment).iso(),
     };

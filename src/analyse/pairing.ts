@@ -5,8 +5,6 @@
 import { Side } from '../parse/table.js';
 
 export interface Lookup {
-  /** Request id, else session segment, else the shared key of lookups with neither. */
-  key: string;
   side: Side;
   instant: number;
   fileIndex: number;
@@ -23,23 +21,18 @@ export interface PairingEvents {
   pair(first: Lookup, second: Lookup): void;
 }
 
-/** The pairing key of a lookup: request id, else session segment, else one shared key. */
-export function pairingKey(requestId: string | null, segment: string | null): string {
-  if (requestId !== null) return 'id:' + requestId;
-  if (segment !== null) return 'segment:' + segment;
-  return 'none';
-}
-
-/** A key's place for its pending lookup: made once, so that pairing does no Map churn. */
-interface Slot {
-  pending: Lookup | null;
+/**
+ * A key's place for its pending lookup (SPEC §2: a request id, else a session segment,
+ * else the one key of lookups with neither). The caller keeps it (a request id's state
+ * is one), so pairing does no Map lookup and no key string is made per lookup.
+ */
+export class Slot {
+  pending: Lookup | null = null;
   /** Index in the active list, or -1. */
-  at: number;
+  at = -1;
 }
 
 export class Pairing {
-  /** One slot per key, never deleted: a delete and a set per pair would rehash the Map over and over. */
-  private readonly slots = new Map<string, Slot>();
   /** Slots with a pending lookup, for the expiry scan. */
   private readonly active: Slot[] = [];
   /** Lookups no longer pending, to be filled again: a long log makes millions of them. */
@@ -85,13 +78,8 @@ export class Pairing {
     this.oldest = oldest;
   }
 
-  /** The next lookup. `l` is not kept: the caller may reuse it. */
-  lookup(l: Lookup): void {
-    let slot = this.slots.get(l.key);
-    if (slot === undefined) {
-      slot = { pending: null, at: -1 };
-      this.slots.set(l.key, slot);
-    }
+  /** The next lookup, at the slot of its key. `l` is not kept: the caller may reuse it. */
+  lookup(l: Lookup, slot: Slot): void {
     const p = slot.pending;
     if (p !== null && p.side !== l.side) {
       this.deactivate(slot);
@@ -100,8 +88,7 @@ export class Pairing {
       return;
     }
     if (p !== null) this.events.incomplete(p);
-    const kept = p ?? this.spare.pop() ?? { key: '', side: l.side, instant: 0, fileIndex: 0, line: 0, requestId: null, segment: null };
-    kept.key = l.key;
+    const kept = p ?? this.spare.pop() ?? { side: l.side, instant: 0, fileIndex: 0, line: 0, requestId: null, segment: null };
     kept.side = l.side;
     kept.instant = l.instant;
     kept.fileIndex = l.fileIndex;

@@ -68,6 +68,26 @@ function exitStatus(violations: { error: number; warning: number }, o: AnalyseOp
   return EXIT_OK;
 }
 
+/** Pieces of a report gathered into writes of about 64 KiB: few system calls, no whole copy. */
+function writeReport(out: Output, report: string | Iterable<string>): void {
+  if (typeof report === 'string') {
+    out.write(report);
+    return;
+  }
+  let pending: string[] = [];
+  let size = 0;
+  for (const piece of report) {
+    pending.push(piece);
+    size += piece.length;
+    if (size >= 1 << 16) {
+      out.write(pending.join(''));
+      pending = [];
+      size = 0;
+    }
+  }
+  if (size > 0) out.write(pending.join(''));
+}
+
 export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
   checkOutputs(o.outputs);
   const live = isLive(o.inputs, o.follow, io.stdinIsLive);
@@ -128,7 +148,7 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
     violations.sort(compareViolations);
     outputs.forEach((out, i) => {
       const ctx = { ...settings[i], summary, violations, streamed: out.streams };
-      out.write(out.reporter.end(ctx));
+      writeReport(out, out.reporter.end(ctx));
       for (const beside of out.reporter.beside?.(ctx) ?? []) {
         try {
           appendFileSync(beside.path, beside.text);

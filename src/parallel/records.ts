@@ -7,6 +7,8 @@ import type { DbSignature, Entry } from '../parse/entry.js';
 import type { RequestCode } from '../parse/request.js';
 import { Side } from '../parse/table.js';
 
+/** Strings and signatures a worker keeps numbered before it starts its tables afresh. */
+const TABLE_LIMIT = 16384;
 const INTS = 8; // line, offset, flags, id, segment, kind or signature, problem, detail
 const F_MALFORMED = 1;
 const F_NEGATIVE = 2;
@@ -52,6 +54,8 @@ export interface RecordBatch {
   /** Strings and signatures first seen in this batch, in the order they were numbered. */
   newStrings: string[];
   newSignatures: [string, string, Side | null][];
+  /** The writer forgot its tables before this batch: the reader starts its own afresh. */
+  reset: boolean;
   /** Lines in the chunk. */
   lines: number;
 }
@@ -65,6 +69,7 @@ export class RecordWriter {
   private readonly signatureRefs = new Map<string, number>();
   private newStrings: string[] = [];
   private newSignatures: [string, string, Side | null][] = [];
+  private reset = false;
   /** Arrays given back after reading, to be filled again: nothing new per chunk. */
   private readonly spare: [Float64Array, Int32Array][] = [];
 
@@ -149,6 +154,7 @@ export class RecordWriter {
    */
   take(lines: number): RecordBatch {
     const batch: RecordBatch = {
+      reset: this.reset,
       count: this.count,
       instants: this.instants,
       ints: this.ints,
@@ -162,6 +168,13 @@ export class RecordWriter {
     this.count = 0;
     this.newStrings = [];
     this.newSignatures = [];
+    // The tables grow with distinct ids, segments and IMAP texts: a worker that has
+    // numbered many forgets them between batches, and says so in the next one.
+    this.reset = this.stringRefs.size + this.signatureRefs.size > TABLE_LIMIT;
+    if (this.reset) {
+      this.stringRefs.clear();
+      this.signatureRefs.clear();
+    }
     return batch;
   }
 }
@@ -179,6 +192,10 @@ export class RecordReader {
 
   /** Hands each record of `batch` on as an entry of file `fileIndex`, lines counted from `lineBase`. */
   read(batch: RecordBatch, fileIndex: number, lineBase: number, sink: EntrySink): void {
+    if (batch.reset) {
+      this.strings.length = 0;
+      this.signatures.length = 0;
+    }
     for (const s of batch.newStrings) this.strings.push(s);
     for (const [code, message, tableSide] of batch.newSignatures) {
       this.signatures.push({ code, message, key: `${code}\u0000${message}`, tableSide });

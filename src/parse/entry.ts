@@ -50,6 +50,9 @@ export function newEntry(): Entry {
   return { fileIndex: 0, line: 0, stamped: false, instant: 0, offset: 0, negative: false, problem: null, requestId: null, kind: 'text', signature: null, segment: null, side: Side.None, truncated: false, request: RequestCode.None, detail: null };
 }
 
+/** Request ids whose last tail is kept: far more than the sessions open at once on a busy server. */
+const TAILS_KEPT = 2048;
+
 /** What is kept of an IMAP error's text for diagnosis. */
 const DETAIL_BYTES = 500;
 
@@ -148,13 +151,22 @@ export class EntryReader {
     const known = tail !== undefined && tail !== null ? tail.bytes.length : -1;
     if (known < 0 || end - known < parts.queryStart || buf.compare(tail!.bytes, 0, known, end - known, end) !== 0) {
       if (!scanDbTail(buf, at, end, parts)) return shapeless(e, buf, at, end);
+      // Off Node's shared pool: a kept small Buffer would keep its whole 8 KiB slab alive.
+      const bytes = Buffer.allocUnsafeSlow(end - parts.queryEnd);
+      buf.copy(bytes, 0, parts.queryEnd, end);
       tail = {
-        bytes: Buffer.from(buf.subarray(parts.queryEnd, end)),
+        bytes,
         request: requestCodeAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd),
         segment: this.segmentOf(buf),
       };
-      if (e.requestId !== null) this.tailsById.set(e.requestId, tail);
-      else this.tailWithoutId = tail;
+      if (e.requestId !== null) {
+        // A cache of the sessions at hand, not a record of every id: bounded, so that a
+        // log of a million sessions does not keep a million tails.
+        if (this.tailsById.size >= TAILS_KEPT) this.tailsById.clear();
+        this.tailsById.set(e.requestId, tail);
+      } else {
+        this.tailWithoutId = tail;
+      }
     }
     const t = tail as Tail;
     e.signature = this.signatures.get(buf, parts.codeStart, parts.codeEnd, makeSignature, parts.messageStart, parts.messageEnd);

@@ -44,7 +44,9 @@ export class Interner<T> {
     ) {
       return this.values[slot] as T;
     }
-    const stored = Buffer.allocUnsafe(len1 + (end2 - start2));
+    // Not from Node's shared pool: a small Buffer kept from it keeps its whole 8 KiB slab
+    // alive, and slots live long.
+    const stored = Buffer.allocUnsafeSlow(len1 + (end2 - start2));
     buf.copy(stored, 0, start, end);
     if (end2 > start2) buf.copy(stored, len1, start2, end2);
     const value = make(buf, start, end, start2, end2);

@@ -50,10 +50,31 @@ export function violationObject(f: Violation) {
   return { rule: f.rule, severity: f.severity, file: f.file, line: f.line, requestId: f.requestId, message: f.message };
 }
 
-/** The whole document; `violations` in stream order. */
-export function renderJson(s: Summary, violations: readonly Violation[]): string {
-  const doc = { ...summaryDocument(s), violations: violations.map(violationObject) };
-  return jsonText(doc, 2) + '\n';
+/** Stands in the document for a long list, which is written element by element. */
+const LIST = '\u0000list\u0000';
+
+/**
+ * A list at the document's first level, as JSON.stringify(doc, null, 2) writes it, one
+ * element at a time: a log's hundred thousand request ids never make one string.
+ */
+function* listText<T>(items: Iterable<T>, each: (item: T) => unknown): Generator<string> {
+  let first = true;
+  for (const item of items) {
+    yield (first ? '[\n    ' : ',\n    ') + jsonText(each(item), 2).replace(/\n/g, '\n    ');
+    first = false;
+  }
+  yield first ? '[]' : '\n  ]';
+}
+
+/** The whole document, in pieces; `violations` in stream order. Byte for byte JSON.stringify's. */
+export function* renderJson(s: Summary, violations: readonly Violation[]): Generator<string> {
+  const doc = { ...summaryDocument(s), requestIds: LIST, violations: LIST };
+  const [beforeIds, beforeViolations, rest] = jsonText(doc, 2).split(JSON.stringify(LIST));
+  yield beforeIds;
+  yield* listText(s.requestIds, (row) => row);
+  yield beforeViolations;
+  yield* listText(violations, violationObject);
+  yield rest + '\n';
 }
 
 export const jsonReporter: Reporter = {

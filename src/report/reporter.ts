@@ -51,8 +51,8 @@ export interface Reporter {
   streams?(live: boolean, toStdout: boolean): boolean;
   /** The text for one violation, the moment it is decided (streaming only). */
   violation?(f: Violation, settings: ReportSettings): string;
-  /** The report (or what is left of it after streaming), at the end. */
-  end(ctx: ReportContext): string;
+  /** The report (or what is left of it after streaming), at the end: whole, or in pieces. */
+  end(ctx: ReportContext): string | Iterable<string>;
   /** Files appended to beside the report. */
   beside?(ctx: ReportContext): BesideFile[];
 }

@@ -197,10 +197,10 @@ function violationList(violations: readonly Violation[], o: TextOptions): string
  */
 export function alphabetHint(s: Summary, o: HintSettings): string | null {
   if (o.severities['request-id-format'] === 'off') return null;
-  const flagged = s.requestIds.filter((r) => !ALPHABETS[o.requestIdAlphabet].pattern.test(r.id));
+  const flagged = s.requestIds.ids().filter((id) => !ALPHABETS[o.requestIdAlphabet].pattern.test(id));
   if (flagged.length === 0) return null;
   for (const name of ['php5', 'php6'] as const) {
-    if (name === o.requestIdAlphabet || !flagged.every((r) => ALPHABETS[name].pattern.test(r.id))) continue;
+    if (name === o.requestIdAlphabet || !flagged.every((id) => ALPHABETS[name].pattern.test(id))) continue;
     const bits = name === 'php5' ? 5 : 6;
     const which = flagged.length === 1 ? 'The request id' : `All ${n(flagged.length)} request ids`;
     return `${which} flagged by request-id-format fit PHP's session ids of ${bits} bits a character (${ALPHABETS[name].description}). If the server sets session.sid_bits_per_character = ${bits}, accept them: \`--request-id-alphabet ${name}\` or, in webmail-log.config.json: \`"requestIdAlphabet": "${name}"\``;
@@ -241,7 +241,7 @@ function diagnosisSection(s: Summary, o: TextOptions): string[] {
   const c = o.chalk;
   const out = ['', c.bold('Diagnosis')];
   for (const d of s.diagnosis) {
-    const ids = d.requestIds.length === 0 ? 'no request id' : d.requestIds.slice(0, 5).map(escapeControls).join(', ') + (d.requestIds.length > 5 ? `, … ${d.requestIds.length - 5} more` : '');
+    const ids = d.requestIdCount === 0 ? 'no request id' : d.requestIds.slice(0, 5).map(escapeControls).join(', ') + (d.requestIdCount > 5 ? `, … ${n(d.requestIdCount - 5)} more` : '');
     out.push(`${c.yellow('●')} ${c.bold(wrap(d.title, o.width, '  ', '  ').slice(2))}`);
     out.push(c.dim(wrap(`${plural(d.entries, 'entry')}, ${d.first} to ${d.last}; ${ids}`, o.width, '  ', '  ')));
     out.push(wrap(d.meaning, o.width, '  ', '  '));

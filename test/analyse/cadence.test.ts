@@ -27,7 +27,7 @@ describe('cadence', () => {
 
   it('gives each request id its cadence and notes long gaps, which are no violations', () => {
     const c = check(log(pair(clock(0)), pair(clock(1)), pair(clock(2)), pair(clock(20)), pair(clock(21))));
-    expect(c.summary.requestIds[0].refreshCadence).toEqual({ refreshes: 5, medianGapSeconds: 60, longestGapSeconds: 1080 });
+    expect(c.summary.requestIds.at(0)!.refreshCadence).toEqual({ refreshes: 5, medianGapSeconds: 60, longestGapSeconds: 1080 });
     expect(c.summary.notes).toEqual([
       {
         type: 'refresh-gap',
@@ -44,7 +44,7 @@ describe('cadence', () => {
 
   it('counts a lone lookup as a refresh too', () => {
     const c = check(log(pair(clock(0)), lookup(clock(1), 'calendars'), pair(clock(2))));
-    expect(c.summary.requestIds[0].refreshCadence.refreshes).toBe(3);
+    expect(c.summary.requestIds.at(0)!.refreshCadence.refreshes).toBe(3);
   });
 
   it(`keeps the first ${NOTES_KEPT} notes and counts the rest`, () => {

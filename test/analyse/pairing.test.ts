@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Pairing, pairingKey, type Lookup } from '../../src/analyse/pairing.js';
+import { Pairing, Slot, type Lookup } from '../../src/analyse/pairing.js';
+import { check, log, lookup, where } from '../helpers.js';
 import { Side } from '../../src/parse/table.js';
 
 function machine(window = 30) {
@@ -9,10 +10,12 @@ function machine(window = 30) {
     pair: (a, b) => events.push(`pair ${a.line}+${b.line}`),
   });
   let line = 0;
+  const slots = new Map<string, Slot>();
   const feed = (side: Side, instant: number, key = 'id:a') => {
-    const l: Lookup = { key, side, instant, fileIndex: 0, line: ++line, requestId: null, segment: null };
+    const l: Lookup = { side, instant, fileIndex: 0, line: ++line, requestId: null, segment: null };
     p.advance(instant);
-    p.lookup(l);
+    if (!slots.has(key)) slots.set(key, new Slot());
+    p.lookup(l, slots.get(key) as Slot);
   };
   return { p, events, feed, next: (instant: number) => (line++, p.advance(instant)) };
 }
@@ -84,11 +87,19 @@ describe('pairing', () => {
     expect(m.events.sort()).toEqual(['incomplete 1', 'incomplete 2']);
   });
 
-  it('keys by request id, else session segment, else one shared key', () => {
-    expect(pairingKey('3fa9c2d1', 'cpsess0123456789')).toBe('id:3fa9c2d1');
-    expect(pairingKey(null, 'cpsess0123456789')).toBe('segment:cpsess0123456789');
-    expect(pairingKey(null, null)).toBe('none');
-    // An id that reads like a segment is still another key.
-    expect(pairingKey('cpsess0123456789', null)).not.toBe(pairingKey(null, 'cpsess0123456789'));
+  it('keys by request id, else session segment, else one shared key (through the checker)', () => {
+    const at = (t: string, table: 'calendars' | 'caldav_calendars', id: string | null, segment: string | null) => lookup(t, table, { id, segment });
+    // Same id, other segments: one key. Same segment, no id: one key.
+    expect(where(check(log(at('10:00:00', 'calendars', 'aaaaaaaa', 'cpsess1111111111'), at('10:00:00', 'caldav_calendars', 'aaaaaaaa', 'cpsess2222222222'))))).toEqual([
+      'session-consistency@2',
+    ]);
+    expect(where(check(log(at('10:00:00', 'calendars', null, 'cpsess1111111111'), at('10:00:00', 'caldav_calendars', null, 'cpsess1111111111'))))).toEqual([]);
+    expect(where(check(log(at('10:00:00', 'calendars', null, null), at('10:00:00', 'caldav_calendars', null, null))))).toEqual([]);
+    // An id that reads like a segment is still another key than that segment.
+    expect(where(check(log(at('10:00:00', 'calendars', 'cpsess1111111111', null), at('10:00:00', 'caldav_calendars', null, 'cpsess1111111111'))))).toEqual([
+      'pair-incomplete@1',
+      'request-id-format@1',
+      'pair-incomplete@2',
+    ]);
   });
 });

@@ -35,7 +35,7 @@ describe('hostile corpus', () => {
     expect((await json('crlf-split-header.log')).summary).toMatchObject({ lines: 3, entries: 2 });
     expect((await json('blank-line.log')).violations).toEqual([]);
     const utf8 = await json('invalid-utf8.log');
-    expect(utf8.requestIds[0].id).toBe('\ufffd\ufffd');
+    expect(utf8.requestIds.at(0)!.id).toBe('\ufffd\ufffd');
     expect(utf8.signatures[0]).toMatchObject({ code: '\ufffd', message: 'no such table: calendars\ufffd' });
   });
 });

@@ -116,4 +116,31 @@ describe('records', () => {
       { numRuns: 100 },
     );
   });
+
+  it('keeps the string tables bounded: a worker that forgets them says so, and the reader follows', () => {
+    // 40,000 distinct request ids over four batches: more than a worker keeps numbered.
+    const writer = new RecordWriter();
+    const reader = new RecordReader(newEntry());
+    const entries = new EntryReader();
+    const seen: string[] = [];
+    const written: string[] = [];
+    let resets = 0;
+    for (let b = 0; b < 4; b++) {
+      const asm = new Assembler({
+        entry: (buf, s, e, c, f, l) => writer.entry(entries.read(buf, s, e, c, f, 0, l)),
+        orphanRun: (l) => writer.orphanRun(l),
+      });
+      const lines = Array.from({ length: 10_000 }, (_, i) => {
+        const id = (b * 10_000 + i).toString(16).padStart(8, '0');
+        written.push(id);
+        return imap('10:00:00', { id });
+      });
+      asm.push(Buffer.from(log(...lines)));
+      const batch = writer.take(asm.endFile());
+      if (batch.reset) resets++;
+      reader.read(batch, 0, 0, { entry: (e) => seen.push(e.requestId as string), orphanRun: () => {}, countLines: () => {} });
+    }
+    expect(resets).toBeGreaterThan(0);
+    expect(seen).toEqual(written);
+  });
 });
