@@ -40,6 +40,7 @@ interface AnalyseFlags {
   host?: string;
   follow?: boolean;
   fromStart?: boolean;
+  state?: string;
   flushAfter?: number;
   jobs?: number;
   since?: number;
@@ -198,6 +199,7 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .option('--all', 'list every violation and request id (text format)')
     .option('-f, --follow', 'follow the files as they grow, like tail -F (stop with Ctrl-C)')
     .option('--from-start', 'with --follow: read what the files hold first, instead of starting at their end')
+    .option('--state <file>', 'with --follow: keep where each file stands in this file, and go on from there after a restart')
     .option('--flush-after <ms>', `on a live input, take an entry as complete after this much quiet (default ${DEFAULT_FLUSH_AFTER_MS})`, parseMilliseconds)
     .option('--since <when>', 'report only from this time: ISO 8601 (2026-11-21T10:00+01:00) or an age (30m, 2h, 3d)', parseWhenFlag)
     .option('--until <when>', 'report only up to this time, written like --since', parseWhenFlag)
@@ -219,6 +221,7 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
         inputs = ['-'];
       }
       if (flags.fromStart && !flags.follow) throw new UsageError('--from-start goes with --follow');
+      if (flags.state !== undefined && !flags.follow) throw new UsageError('--state goes with --follow');
       // Flags win over the config file, which wins over the defaults.
       const config = loadConfig(flags.config, process.cwd());
       const rules: Partial<Record<RuleId, Severity>> = { ...config.rules };
@@ -246,6 +249,7 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
           host: flags.host ?? hostname(),
           follow: flags.follow === true,
           fromStart: flags.fromStart === true,
+          statePath: flags.state ?? null,
           flushAfterMs: flags.flushAfter ?? DEFAULT_FLUSH_AFTER_MS,
           pollMs: options.pollMs,
           selection: {

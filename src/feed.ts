@@ -28,6 +28,12 @@ export interface Feed {
    * lines read since the last end.
    */
   end(lineBase?: number): number;
+  /**
+   * What is read but not yet handed on (the entry still open, a line still being
+   * written): its bytes; the lines before it; and the lines read in all, a line still
+   * being written included. A checkpoint stands before the pending bytes.
+   */
+  pending(): { bytes: number; lines: number; read: number };
   /** Lines skipped before the first entry of an input read from its middle (stdin). */
   readonly skippedLines: number;
   /** Where entries parsed by workers go. */

@@ -6,6 +6,7 @@
 import { fstatSync, readSync, statSync } from 'node:fs';
 import { InputError } from './errors.js';
 import type { Feed, Stream } from './feed.js';
+import type { CheckpointStore } from './input/checkpoints.js';
 import { followFile } from './input/follow.js';
 import { chunkSize, readInParallel } from './parallel/read.js';
 import { readingOrder } from './input/order.js';
@@ -31,6 +32,8 @@ export interface ReadOptions {
   onRead?: (bytes: number) => void;
   /** Takes a remark about an input that is no error (a binary-looking file). */
   note?: (text: string) => void;
+  /** With follow: where each file stood, read at the start and kept up to date (--state). */
+  state?: CheckpointStore | null;
 }
 
 function binaryNote(name: string, opts: ReadOptions): void {
@@ -112,16 +115,27 @@ export async function readInputs(names: readonly string[], checker: Stream, opts
         if (name === '-') {
           await readToEnd(openInputs(['-'], opts.stdinLive)[0], feed, { ...opts, signal }, opts.stdinLive);
         } else {
-          const pollMs = opts.pollMs ?? 200;
-          await followFile(name, feed, { fromStart: opts.fromStart, pollMs, flushAfterMs: opts.flushAfterMs, signal });
+          const state = opts.state ?? null;
+          const final = await followFile(name, feed, {
+            fromStart: opts.fromStart,
+            pollMs: opts.pollMs ?? 200,
+            flushAfterMs: opts.flushAfterMs,
+            signal,
+            resume: state?.get(name) ?? null,
+            onCheckpoint: state === null ? undefined : (c) => state.set(name, c),
+            note: opts.note,
+          });
           feed.end();
+          if (state !== null && final !== null) state.set(name, final);
         }
       } catch (err) {
         stop.abort();
         throw err;
       }
     });
-    const failed = (await Promise.allSettled(jobs)).find((r) => r.status === 'rejected');
+    const settled = await Promise.allSettled(jobs);
+    opts.state?.save();
+    const failed = settled.find((r) => r.status === 'rejected');
     if (failed === undefined) return null;
     const err = (failed as PromiseRejectedResult).reason;
     if (err instanceof InputError) return err;

@@ -36,6 +36,10 @@ class FileFeed implements Feed {
     this.assembler.push(chunk);
   }
 
+  pending(): { bytes: number; lines: number; read: number } {
+    return this.assembler.pending();
+  }
+
   startMidEntry(): void {
     this.assembler.startMidEntry();
   }

@@ -9,6 +9,7 @@ import { compareViolations, type Violation } from '../analyse/violation.js';
 import { severities as withDefaults, type RuleId, type Severity } from '../analyse/rules.js';
 import type { Selection } from '../analyse/selection.js';
 import { OutputError } from '../errors.js';
+import { CheckpointStore } from '../input/checkpoints.js';
 import { isLive } from '../input/live.js';
 import { inputSize, readInputs } from '../inputs.js';
 import type { Io } from '../io.js';
@@ -37,6 +38,8 @@ export interface AnalyseOptions {
   host: string;
   follow: boolean;
   fromStart: boolean;
+  /** With follow: the checkpoint file (--state), or null. */
+  statePath?: string | null;
   flushAfterMs: number;
   /** How often followed files are polled (tests make it short). */
   pollMs?: number;
@@ -135,6 +138,7 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
         jobs: o.jobs,
         parallelFrom: o.parallelFrom,
         onRead: progress ? (bytes) => progress.add(bytes) : undefined,
+        state: o.statePath ? CheckpointStore.load(o.statePath) : null,
         note: (text) => {
           progress?.clear();
           io.err(`webmail-log: note: ${text}\n`);

@@ -52,6 +52,9 @@ export class Assembler {
   /** Bytes were left out of the open entry, or out of the line still being written (truncated). */
   private openTruncated = false;
   private lineTruncated = false;
+  /** Bytes left out of the open entry's complete lines, and of the line still being written. */
+  private removedOpen = 0;
+  private removedLine = 0;
   /** Inside a run of non-blank lines before the file's first entry. */
   private inOrphanRun = false;
   /** An entry has started in this file, or reading began mid-file: no more orphan lines. */
@@ -84,6 +87,14 @@ export class Assembler {
     this.counting = true;
   }
 
+  /** See Feed.pending: bytes not handed on, the lines before them, and all lines read. */
+  pending(): { bytes: number; lines: number; read: number } {
+    const kept = this.open >= 0 ? this.open : this.scan;
+    const read = this.lineBase + this.lines + (this.scan < this.len ? 1 : 0);
+    const removed = (this.open >= 0 ? this.removedOpen : 0) + this.removedLine;
+    return { bytes: this.len - kept + removed, lines: this.open >= 0 ? this.openLine - 1 : this.lineBase + this.lines, read };
+  }
+
   /** Lines skipped before the first entry since startMidEntry. */
   get skippedLines(): number {
     return Math.max(0, this.skipped);
@@ -99,6 +110,7 @@ export class Assembler {
     this.sink.entry(view, this.open, this.scan - 1, this.openClose, this.openFirstEnd, this.openLine, this.openTruncated);
     this.open = -1;
     this.openTruncated = false;
+    this.removedOpen = 0;
   }
 
   /** Feeds the next bytes of the current file. */
@@ -122,10 +134,12 @@ export class Assembler {
   /** Cuts the middle out of an open entry or a half-read line that has grown past the cap. */
   private cap(): void {
     if (this.open >= 0 && this.scan - this.open > ENTRY_CAP) {
+      this.removedOpen += this.scan - HALF - (this.open + HALF);
       this.cutOut(this.open + HALF, this.scan - HALF);
       this.openTruncated = true;
     }
     if (this.len - this.scan > ENTRY_CAP) {
+      this.removedLine += this.len - HALF - (this.scan + HALF);
       this.cutOut(this.scan + HALF, this.len - HALF);
       this.lineTruncated = true;
     }
@@ -165,6 +179,8 @@ export class Assembler {
     this.open = -1;
     this.openTruncated = false;
     this.lineTruncated = false;
+    this.removedOpen = 0;
+    this.removedLine = 0;
     this.inOrphanRun = false;
     this.seenEntry = false;
     this.lineBase = 0;
@@ -175,7 +191,10 @@ export class Assembler {
     const close = entryStartClose(view, start, end);
     const lineTruncated = this.lineTruncated;
     this.lineTruncated = false;
+    const removed = this.removedLine;
+    this.removedLine = 0;
     if (close >= 0) {
+      this.removedOpen = removed;
       if (this.open >= 0) this.sink.entry(view, this.open, start - 1, this.openClose, this.openFirstEnd, this.openLine, this.openTruncated);
       this.open = start;
       this.openClose = close;
@@ -186,6 +205,7 @@ export class Assembler {
       this.counting = false;
     } else if (this.open >= 0) {
       this.openTruncated ||= lineTruncated;
+      this.removedOpen += removed;
     } else if (this.counting) {
       this.skipped++;
     } else if (!this.seenEntry) {

@@ -61,7 +61,7 @@ export function startCli(args: string[], opts: { cwd?: string } = {}): Live {
       resolve({ status, stdout, stderr });
     }),
   );
-  const nextLine = (ms = 5000) =>
+  const nextLine = (ms = 10_000) =>
     new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no line within ${ms} ms; stdout so far: ${stdout}`)), ms);
       const look = () => {

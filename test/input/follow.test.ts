@@ -25,11 +25,13 @@ function recorder() {
       return 0;
     },
     text: () => r.parts.join(''),
+    // Everything pushed counts as handed on: what followFile reads, not what a parser holds.
+    pending: () => ({ bytes: 0, lines: 0, read: 0 }),
   };
   return r;
 }
 
-async function until(test: () => boolean, ms = 3000): Promise<void> {
+async function until(test: () => boolean, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!test()) {
     if (Date.now() > deadline) throw new Error('timed out');
