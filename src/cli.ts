@@ -38,6 +38,8 @@ interface AnalyseFlags {
   all?: boolean;
   color?: boolean;
   host?: string;
+  logName?: string;
+  metricsListen?: string;
   follow?: boolean;
   fromStart?: boolean;
   state?: string;
@@ -207,6 +209,8 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .option('--segment <segment>', 'report only this session segment, cpsess… (repeatable)', collect)
     .option('--gap <minutes>', 'note refresh gaps longer than this (default 5)', parseMinutes)
     .option('-j, --jobs <n>', `threads that parse a large file (default: the cores, ${availableParallelism()} here)`, parsePositive)
+    .option('--log-name <name>', "the metrics' log label (default: the inputs as given)")
+    .option('--metrics-listen <host:port>', 'with --follow or a stream: serve live Prometheus metrics at http://HOST:PORT/metrics')
     .option('--host <name>', `the host the report speaks for (default: this machine's name, ${hostname()})`)
     .option('--color', 'colour the text report even when not on a terminal (--color=always|auto|never too)')
     .option('--no-color', 'never colour the text report')
@@ -247,6 +251,8 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
           chalk: chooseChalk(flags.color, io.stdoutIsTTY, io.env),
           width: reportWidth(io.stdoutColumns, io.env),
           host: flags.host ?? hostname(),
+          logName: flags.logName ?? null,
+          metricsListen: flags.metricsListen ?? null,
           follow: flags.follow === true,
           fromStart: flags.fromStart === true,
           statePath: flags.state ?? null,

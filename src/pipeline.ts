@@ -1,7 +1,7 @@
 // The pipeline: input names → bytes → entries → violations and a summary. Reports are
 // made from what it returns and from the violations it hands on as they are decided.
 
-import { Analyser, type AnalyseSettings, type Summary } from './analyse/analyser.js';
+import { Analyser, type AnalyseSettings, type Counts, type Summary } from './analyse/analyser.js';
 import type { Violation } from './analyse/violation.js';
 import type { EntrySink, Feed, Stream } from './feed.js';
 import { Assembler } from './parse/assembler.js';
@@ -82,6 +82,11 @@ export class StreamChecker implements Stream {
     const feed = new FileFeed(this.analyser, this.analyser.addFile(name), this.reader);
     if (name === '-') feed.startMidEntry();
     return feed;
+  }
+
+  /** The running counts (for live metrics): nothing is decided by reading them. */
+  counts(): Counts {
+    return this.analyser.counts();
   }
 
   /** End of the stream: decides what is pending and gives the summary. */

@@ -106,9 +106,11 @@ export function report(format: Format, c: Checked, over: Partial<ReportSettings>
     width: 100,
     paths: { root: '/repo', cwd: '/repo' },
     host: 'test-host',
+    logName: 'errors.log',
     env: {},
     ...over,
   };
-  const out = REPORTERS[format].end({ ...settings, summary: c.summary, violations: c.violations, streamed: false });
+  const run = { timestamp: 1_763_700_000, durationSeconds: 0.5, success: true };
+  const out = REPORTERS[format].end({ ...settings, summary: c.summary, violations: c.violations, streamed: false, run });
   return typeof out === 'string' ? out : [...out].join('');
 }

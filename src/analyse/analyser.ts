@@ -10,9 +10,10 @@ import { IdState, Moment, RequestIdList, SignatureCounter, type Signature } from
 import { ALPHABETS, type Alphabet, type AlphabetName } from './alphabet.js';
 import { gapNote, type GapNote } from './cadence.js';
 import { DiagnosisCollector, type Diagnosis } from './diagnosis.js';
+import type { DiagnosisId } from './knowledge.js';
 import type { Violation } from './violation.js';
 import { Pairing, Slot, type Lookup } from './pairing.js';
-import type { Level, RuleId, Severities } from './rules.js';
+import { RULE_IDS, type Level, type RuleId, type Severities } from './rules.js';
 import { isEmptySelection, selects, type Selection } from './selection.js';
 import { Timeline, type TimelineSeries } from './timeline.js';
 
@@ -26,6 +27,19 @@ export interface AnalyseSettings {
   selection?: Selection | null;
   /** Refresh gaps longer than this are noted (default 5 minutes). */
   gapSeconds?: number;
+}
+
+/** The counts metrics are made of: running while reading, final in the summary. */
+export interface Counts {
+  lines: number;
+  entries: number;
+  refreshPairs: number;
+  refreshLookups: { local: number; remote: number };
+  requestIds: number;
+  /** Violations reported, by rule (all of them, --quiet or not). */
+  violationsByRule: Record<RuleId, number>;
+  /** Entries per diagnosis seen so far. */
+  diagnosisEntries: Partial<Record<DiagnosisId, number>>;
 }
 
 export interface Summary {
@@ -54,6 +68,8 @@ export interface Summary {
   diagnosis: Diagnosis[];
   /** The filters in force, or null. */
   selection: Selection | null;
+  /** Violations reported, by rule (all of them, --quiet or not). */
+  violationsByRule: Record<RuleId, number>;
 }
 
 /** Places of cut entries kept for the report. */
@@ -85,6 +101,7 @@ export class Analyser {
   private truncatedEntries = 0;
   private readonly truncatedAt: { file: string; line: number }[] = [];
   private readonly violations = { error: 0, warning: 0 };
+  private readonly byRule = Object.fromEntries(RULE_IDS.map((id) => [id, 0])) as Record<RuleId, number>;
   private readonly ids = new Map<string, IdState>();
   /** Ids in the order of their first selected entry: the order of the report's rows. */
   private readonly idOrder: IdState[] = [];
@@ -214,6 +231,19 @@ export class Analyser {
     }
   }
 
+  /** The running counts, without deciding anything: what live metrics read on a scrape. */
+  counts(): Counts {
+    return {
+      lines: this.lines,
+      entries: this.dbErrors + this.otherEntries + this.malformedEntries,
+      refreshPairs: this.refreshPairs,
+      refreshLookups: { local: this.local, remote: this.remote },
+      requestIds: this.idOrder.length,
+      violationsByRule: { ...this.byRule },
+      diagnosisEntries: this.diagnosis.entriesById(),
+    };
+  }
+
   /** End of the stream: pending lookups are incomplete; returns the summary. */
   finish(): Summary {
     this.pairing.finish();
@@ -238,6 +268,7 @@ export class Analyser {
       notes,
       notesTotal: this.notesTotal,
       diagnosis: this.diagnosis.result(this.idOrder),
+      violationsByRule: { ...this.byRule },
       selection: this.selection,
     };
   }
@@ -354,6 +385,7 @@ export class Analyser {
   private emit(rule: RuleId, fileIndex: number, line: number, requestId: string | null, message: string): void {
     const severity = this.settings.severities[rule] as Level;
     this.violations[severity]++;
+    this.byRule[rule]++;
     this.onViolation({ rule, severity, fileIndex, file: this.files[fileIndex], line, requestId, message });
   }
 }

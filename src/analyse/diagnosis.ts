@@ -167,6 +167,19 @@ export class DiagnosisCollector {
     }
   }
 
+  /** Entries per diagnosis so far (both tables missing not yet told apart from one). */
+  entriesById(): Partial<Record<DiagnosisId, number>> {
+    const out: Partial<Record<DiagnosisId, number>> = {};
+    for (const [id, t] of this.tallies) out[id] = t.entries;
+    // Both tables missing is one diagnosis, as in result().
+    if (out['local-calendar-table-missing'] !== undefined && out['remote-calendar-table-missing'] !== undefined) {
+      out['calendar-tables-missing'] = out['local-calendar-table-missing'] + out['remote-calendar-table-missing'];
+      delete out['local-calendar-table-missing'];
+      delete out['remote-calendar-table-missing'];
+    }
+    return out;
+  }
+
   /** The diagnoses, in the order of the knowledge table; `ids` are the request ids in the order of the report. */
   result(ids: readonly IdState[]): Diagnosis[] {
     const local = this.tallies.get('local-calendar-table-missing');

@@ -8,7 +8,7 @@ import type { AlphabetName } from '../analyse/alphabet.js';
 import { compareViolations, type Violation } from '../analyse/violation.js';
 import { severities as withDefaults, type RuleId, type Severity } from '../analyse/rules.js';
 import type { Selection } from '../analyse/selection.js';
-import { OutputError } from '../errors.js';
+import { OutputError, UsageError } from '../errors.js';
 import { CheckpointStore } from '../input/checkpoints.js';
 import { isLive } from '../input/live.js';
 import { inputSize, readInputs } from '../inputs.js';
@@ -18,6 +18,7 @@ import { EXIT_OK, EXIT_VIOLATIONS } from '../process.js';
 import { repoPaths } from '../report/paths.js';
 import { Progress, PROGRESS_FROM, wantProgress } from '../report/progress.js';
 import type { ReportSettings } from '../report/reporter.js';
+import { serveMetrics, type MetricsServer } from './metrics-server.js';
 import { checkOutputs, openOutput, writeReason, type Output, type OutputSpec } from './outputs.js';
 
 export interface AnalyseOptions {
@@ -36,6 +37,10 @@ export interface AnalyseOptions {
   /** Columns of the text report. */
   width: number;
   host: string;
+  /** The metrics' `log` label (--log-name), or null for the inputs as given. */
+  logName?: string | null;
+  /** Serve live metrics here (--metrics-listen HOST:PORT), or null. */
+  metricsListen?: string | null;
   follow: boolean;
   fromStart: boolean;
   /** With follow: the checkpoint file (--state), or null. */
@@ -94,7 +99,12 @@ function writeReport(out: Output, report: string | Iterable<string>): void {
 export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
   checkOutputs(o.outputs);
   const live = isLive(o.inputs, o.follow, io.stdinIsLive);
+  if (o.metricsListen && !live) throw new UsageError('--metrics-listen serves a live run: use it with --follow or a stream (a pipe)');
+  const startedAt = Date.now();
+  const logName = o.logName ?? o.inputs.join(' ');
   const outputs: Output[] = [];
+  let server: MetricsServer | null = null;
+  let complete = false;
   try {
     for (const spec of o.outputs) outputs.push(openOutput(spec, io.out, live));
     const severities = withDefaults(o.rules);
@@ -106,6 +116,7 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
       width: o.width,
       paths: repoPaths(io.env, process.cwd()),
       host: o.host,
+      logName,
       env: io.env,
     });
     const settings = outputs.map(settingsFor);
@@ -121,6 +132,7 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
       { pairWindow: o.pairWindow, severities, requestIdAlphabet: o.requestIdAlphabet, selection: o.selection, gapSeconds: o.gapSeconds },
       onViolation,
     );
+    if (o.metricsListen) server = await serveMetrics(o.metricsListen, () => checker.counts(), severities, logName);
 
     const stop = new AbortController();
     const stopListening = io.onInterrupt(() => stop.abort());
@@ -150,8 +162,9 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
     }
     const summary = checker.finish();
     violations.sort(compareViolations);
+    const run = { timestamp: Date.now() / 1000, durationSeconds: (Date.now() - startedAt) / 1000, success: inputError === null };
     outputs.forEach((out, i) => {
-      const ctx = { ...settings[i], summary, violations, streamed: out.streams };
+      const ctx = { ...settings[i], summary, violations, streamed: out.streams, run };
       writeReport(out, out.reporter.end(ctx));
       for (const beside of out.reporter.beside?.(ctx) ?? []) {
         try {
@@ -161,9 +174,11 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
         }
       }
     });
+    complete = true;
     if (inputError !== null) throw inputError;
     return exitStatus(summary.violations, o, io);
   } finally {
-    for (const out of outputs) out.close();
+    for (const out of outputs) out.close(complete);
+    await server?.close();
   }
 }

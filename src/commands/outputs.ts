@@ -2,7 +2,7 @@
 // A report file is opened before anything is read, so that a bad path stops the run at
 // once; an error writing one is said in words.
 
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { OutputError, UsageError } from '../errors.js';
 import { FORMATS, isFormat, REPORTERS, type Format } from '../report/registry.js';
 import type { Reporter } from '../report/reporter.js';
@@ -63,7 +63,8 @@ export interface Output {
   reporter: Reporter;
   streams: boolean;
   write(text: string): void;
-  close(): void;
+  /** Done: `complete` false when the run failed before the report was whole. */
+  close(complete?: boolean): void;
 }
 
 export function openOutput(spec: OutputSpec, stdout: (text: string) => void, live: boolean): Output {
@@ -71,9 +72,11 @@ export function openOutput(spec: OutputSpec, stdout: (text: string) => void, liv
   const streams = reporter.violation !== undefined && (reporter.streams?.(live, spec.path === null) ?? false);
   if (spec.path === null) return { spec, reporter, streams, write: stdout, close: () => {} };
   const path = spec.path;
+  // An atomic report is written beside its file, then renamed over it.
+  const temp = reporter.atomic ? `${path}.${process.pid}.tmp` : path;
   let fd: number;
   try {
-    fd = openSync(path, 'w');
+    fd = openSync(temp, 'w');
   } catch (err) {
     throw new OutputError(`cannot write ${path}: ${writeReason(err)}`);
   }
@@ -88,6 +91,19 @@ export function openOutput(spec: OutputSpec, stdout: (text: string) => void, liv
         throw new OutputError(`cannot write ${path}: ${writeReason(err)}`);
       }
     },
-    close: () => closeSync(fd),
+    close: (complete = true) => {
+      closeSync(fd);
+      if (temp === path) return;
+      if (!complete) {
+        rmSync(temp, { force: true });
+        return;
+      }
+      try {
+        renameSync(temp, path);
+      } catch (err) {
+        rmSync(temp, { force: true });
+        throw new OutputError(`cannot write ${path}: ${writeReason(err)}`);
+      }
+    },
   };
 }

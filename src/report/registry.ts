@@ -7,6 +7,7 @@ import { gitlabReporter } from './gitlab.js';
 import { jsonReporter } from './json.js';
 import { junitReporter } from './junit.js';
 import { ndjsonReporter } from './ndjson.js';
+import { prometheusReporter } from './prometheus.js';
 import type { Reporter } from './reporter.js';
 import { sarifReporter } from './sarif.js';
 import { textReporter } from './text.js';
@@ -19,6 +20,7 @@ export const REPORTERS = {
   junit: junitReporter,
   sarif: sarifReporter,
   gitlab: gitlabReporter,
+  prometheus: prometheusReporter,
 } as const satisfies Record<string, Reporter>;
 
 export type Format = keyof typeof REPORTERS;

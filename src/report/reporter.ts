@@ -8,6 +8,7 @@ import type { AlphabetName } from '../analyse/alphabet.js';
 import type { Summary } from '../analyse/analyser.js';
 import type { Violation } from '../analyse/violation.js';
 import type { Severities } from '../analyse/rules.js';
+import type { RunFacts } from './metrics.js';
 import type { RepoPaths } from './paths.js';
 
 /** What every reporter may read, violation by violation and at the end. */
@@ -25,6 +26,8 @@ export interface ReportSettings {
   paths: RepoPaths;
   /** The host the report speaks for. */
   host: string;
+  /** What the metrics' `log` label says: --log-name, else the inputs as given. */
+  logName: string;
   env: NodeJS.ProcessEnv;
 }
 
@@ -34,6 +37,8 @@ export interface ReportContext extends ReportSettings {
   violations: readonly Violation[];
   /** Whether this output already wrote each violation as it was decided. */
   streamed: boolean;
+  /** When the run ended, how long it took, whether it could read every input. */
+  run: RunFacts;
 }
 
 /** A file written beside the report (GitHub's step summary). */
@@ -47,6 +52,8 @@ export interface BesideFile {
 export interface Reporter {
   /** One line for --help. */
   description: string;
+  /** Written to a file, it is written whole or not at all: a temporary file, then a rename. */
+  atomic?: boolean;
   /** Whether violations go out as they are decided, for a live input or not, to stdout or a file. */
   streams?(live: boolean, toStdout: boolean): boolean;
   /** The text for one violation, the moment it is decided (streaming only). */
