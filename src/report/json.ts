@@ -9,9 +9,11 @@ import type { Reporter } from './reporter.js';
 export const SCHEMA_VERSION = 1;
 
 /** The document without its violations list: also what a streaming summary carries. */
-export function summaryDocument(s: Summary) {
+export function summaryDocument(s: Summary, host: string) {
   return {
     schemaVersion: SCHEMA_VERSION,
+    // Added key: the host the report speaks for (--host), what `merge` tells hosts apart by.
+    host,
     summary: {
       files: s.files.length,
       lines: s.lines,
@@ -67,8 +69,8 @@ function* listText<T>(items: Iterable<T>, each: (item: T) => unknown): Generator
 }
 
 /** The whole document, in pieces; `violations` in stream order. Byte for byte JSON.stringify's. */
-export function* renderJson(s: Summary, violations: readonly Violation[]): Generator<string> {
-  const doc = { ...summaryDocument(s), requestIds: LIST, violations: LIST };
+export function* renderJson(s: Summary, violations: readonly Violation[], host: string): Generator<string> {
+  const doc = { ...summaryDocument(s, host), requestIds: LIST, violations: LIST };
   const [beforeIds, beforeViolations, rest] = jsonText(doc, 2).split(JSON.stringify(LIST));
   yield beforeIds;
   yield* listText(s.requestIds, (row) => row);
@@ -79,5 +81,5 @@ export function* renderJson(s: Summary, violations: readonly Violation[]): Gener
 
 export const jsonReporter: Reporter = {
   description: 'one JSON document: summary, request ids, signatures, violations',
-  end: (ctx) => renderJson(ctx.summary, ctx.violations),
+  end: (ctx) => renderJson(ctx.summary, ctx.violations, ctx.host),
 };

@@ -15,5 +15,5 @@ export const ndjsonReporter: Reporter = {
   streams: () => true,
   violation: (f) => ndjsonViolation(f),
   // The SPEC §5 document without its violations list, as the last line.
-  end: (ctx) => jsonText({ type: 'summary', ...summaryDocument(ctx.summary) }) + '\n',
+  end: (ctx) => jsonText({ type: 'summary', ...summaryDocument(ctx.summary, ctx.host) }) + '\n',
 };

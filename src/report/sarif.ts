@@ -24,7 +24,11 @@ function artifactLocation(file: string, paths: RepoPaths) {
   return where.inRepo ? { uri: artifactUri(where.path), uriBaseId: SRCROOT } : { uri: fileUri(where.path) };
 }
 
-export function renderSarif(violations: readonly Violation[], paths: RepoPaths): string {
+/**
+ * One run per host, each with its own automationDetails.id (`webmail-log/<host>/`): GitHub
+ * code scanning refuses two runs of one category in one upload.
+ */
+export function renderSarif(violations: readonly Violation[], paths: RepoPaths, host: string): string {
   const ruleIndex = new Map(RULES.map((r, i) => [r.id, i]));
   const doc = {
     $schema: SCHEMA,
@@ -46,6 +50,7 @@ export function renderSarif(violations: readonly Violation[], paths: RepoPaths):
             })),
           },
         },
+        automationDetails: { id: `webmail-log/${host}/` },
         originalUriBaseIds: { [SRCROOT]: { uri: rootUri(paths) } },
         results: violations.map((f) => ({
           ruleId: f.rule,
@@ -65,5 +70,5 @@ export function renderSarif(violations: readonly Violation[], paths: RepoPaths):
 
 export const sarifReporter: Reporter = {
   description: 'SARIF 2.1.0, for code scanning',
-  end: (ctx) => renderSarif(ctx.violations, ctx.paths),
+  end: (ctx) => renderSarif(ctx.violations, ctx.paths, ctx.host),
 };

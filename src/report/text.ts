@@ -14,7 +14,7 @@ import type { Reporter, ReportSettings } from './reporter.js';
 import { wrap } from './wrap.js';
 
 /** What the text report reads of the settings. */
-export type TextOptions = Pick<ReportSettings, 'chalk' | 'all' | 'width' | 'severities' | 'requestIdAlphabet'>;
+export type TextOptions = Pick<ReportSettings, 'chalk' | 'all' | 'width' | 'severities' | 'requestIdAlphabet' | 'host'>;
 
 /** Violations listed per rule unless `--all`. */
 export const VIOLATIONS_SHOWN = 10;
@@ -60,6 +60,7 @@ function overview(s: Summary, o: TextOptions): string[] {
   const safe = escapeControls;
   const kinds = s.signatures.reduce((m, sig) => m.set(sig.kind, (m.get(sig.kind) ?? 0) + sig.count), new Map<string, number>());
   const rows: [string, string][] = [
+    ['host', safe(o.host)],
     ['inputs', s.files.length === 0 ? 'none' : s.files.map(safe).join(', ')],
     ['lines', n(s.lines)],
     ['entries', `${n(s.entries)}: ${n(s.dbErrors)} DB errors, ${n(s.otherEntries)} other, ${n(s.malformedEntries)} malformed`],
