@@ -8,6 +8,7 @@ import { RULE_IDS, isRuleId, isSeverity, SEVERITIES, type RuleId, type Severity 
 import { parseWhen } from './analyse/selection.js';
 import { analyse } from './commands/analyse.js';
 import { explain, topicList, topics } from './commands/explain.js';
+import { merge } from './commands/merge.js';
 import { parseOutputSpec } from './commands/outputs.js';
 import { rulesText } from './commands/rules.js';
 import { loadConfig } from './config.js';
@@ -167,6 +168,7 @@ Examples:
   webmail-log analyse --format json errors.log.1 errors.log
   tail -f errors.log | webmail-log analyse -
   webmail-log explain calendar-tables-missing
+  webmail-log merge web1.json web2.json
   webmail-log rules`;
 
 function program(io: Io, setStatus: (status: number) => void, options: { pollMs?: number }): Command {
@@ -271,6 +273,41 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
         io,
       );
       setStatus(status);
+    });
+
+  root
+    .command('merge')
+    .description('Merge the JSON reports of several hosts into one fleet report, exactly.')
+    .argument('<reports...>', 'reports written by analyse --format json --host NAME (or by merge)')
+    .option('--format <format[=file]>', 'report format (default text); =file writes it to that file (repeatable, one on stdout)', collect)
+    .option('-o, --output-file <file>', 'write the report to this file')
+    .option('--strict', 'exit 1 on warnings too')
+    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings', parseCount)
+    .option('--all', 'list every violation and request id (text format)')
+    .option('--color', 'colour the text report even when not on a terminal')
+    .option('--no-color', 'never colour the text report')
+    .addHelpText('after', '\nExamples:\n  webmail-log merge web1.json web2.json web3.json\n  webmail-log merge --format json=fleet.json --format sarif=fleet.sarif reports/*.json\n  webmail-log merge fleet.json web4.json      (a merged report merges again)')
+    .action((reports: string[], flags: { format?: string[]; outputFile?: string; strict?: boolean; maxWarnings?: number; all?: boolean; color?: boolean }) => {
+      let outputs = (flags.format ?? ['text']).map(parseOutputSpec);
+      if (flags.outputFile !== undefined) {
+        if (outputs.filter((spec) => spec.path === null).length !== 1) throw new UsageError('-o names the file of the one report on stdout; with several formats, use --format <format>=<file>');
+        outputs = outputs.map((spec) => (spec.path === null ? { ...spec, path: flags.outputFile as string } : spec));
+      }
+      if (outputs.some((spec) => spec.format === 'ndjson')) throw new UsageError('merge writes whole reports: ndjson is for a live analyse');
+      setStatus(
+        merge(
+          {
+            reports,
+            outputs,
+            strict: flags.strict === true,
+            maxWarnings: flags.maxWarnings ?? null,
+            chalk: chooseChalk(flags.color, io.stdoutIsTTY, io.env),
+            width: reportWidth(io.stdoutColumns, io.env),
+            all: flags.all === true,
+          },
+          io,
+        ),
+      );
     });
 
   root

@@ -125,8 +125,19 @@ export class IdState extends Slot {
  * The report's request-id rows, made one at a time as they are read: a log of a hundred
  * thousand ids is listed without holding a hundred thousand rows.
  */
+/** What a request-id row is made from: a running id's state, or a row read back (merge). */
+export interface RowSource {
+  readonly id: string;
+  row(): RequestIdRow;
+}
+
 export class RequestIdList implements Iterable<RequestIdRow> {
-  constructor(private readonly states: readonly IdState[]) {}
+  constructor(private readonly states: readonly RowSource[]) {}
+
+  /** A list of rows already made (read back from a report). */
+  static of(rows: readonly RequestIdRow[]): RequestIdList {
+    return new RequestIdList(rows.map((r) => ({ id: r.id, row: () => r })));
+  }
 
   get length(): number {
     return this.states.length;

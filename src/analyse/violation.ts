@@ -11,6 +11,8 @@ export interface Violation {
   line: number;
   requestId: string | null;
   message: string;
+  /** In a fleet report (merge): the host it was found on. */
+  host?: string;
 }
 
 /** Stream order (file, then line), then the order of the rules table (SPEC §5). */

@@ -14,11 +14,11 @@ import { isLive } from '../input/live.js';
 import { inputSize, readInputs } from '../inputs.js';
 import type { Io } from '../io.js';
 import { StreamChecker } from '../pipeline.js';
-import { EXIT_OK, EXIT_VIOLATIONS } from '../process.js';
 import { repoPaths } from '../report/paths.js';
 import { Progress, PROGRESS_FROM, wantProgress } from '../report/progress.js';
 import type { ReportSettings } from '../report/reporter.js';
 import { serveMetrics, type MetricsServer } from './metrics-server.js';
+import { exitStatus } from './status.js';
 import { checkOutputs, openOutput, writeReason, type Output, type OutputSpec } from './outputs.js';
 
 export interface AnalyseOptions {
@@ -59,22 +59,6 @@ export interface AnalyseOptions {
 
 /** A report in a file is never coloured. */
 const PLAIN = new Chalk({ level: 0 });
-
-/** The exit status for what was found (SPEC §4); says on stderr why warnings failed the run. */
-function exitStatus(violations: { error: number; warning: number }, o: AnalyseOptions, io: Io): number {
-  const { error, warning } = violations;
-  if (error > 0) return EXIT_VIOLATIONS;
-  const warnings = `${warning} warning${warning === 1 ? '' : 's'}`;
-  if (o.strict && warning > 0) {
-    io.err(`webmail-log: ${warnings}, and --strict fails on any\n`);
-    return EXIT_VIOLATIONS;
-  }
-  if (o.maxWarnings !== null && warning > o.maxWarnings) {
-    io.err(`webmail-log: ${warnings}, more than --max-warnings ${o.maxWarnings}\n`);
-    return EXIT_VIOLATIONS;
-  }
-  return EXIT_OK;
-}
 
 /** Pieces of a report gathered into writes of about 64 KiB: few system calls, no whole copy. */
 function writeReport(out: Output, report: string | Iterable<string>): void {

@@ -25,5 +25,11 @@ export function countsOf(s: Summary): Counts {
 export const prometheusReporter: Reporter = {
   description: "Prometheus text format, for node_exporter's textfile collector (written atomically)",
   atomic: true,
-  end: (ctx) => exposition(samples(countsOf(ctx.summary), ctx.severities, ctx.run, ctx.logName)),
+  end(ctx) {
+    if (ctx.fleet === undefined) return exposition(samples(countsOf(ctx.summary), ctx.severities, ctx.run, ctx.logName));
+    // A fleet: each host's series, its log label the host's name.
+    const per = ctx.fleet.map((h) => samples(h.counts, ctx.severities, ctx.run, h.host));
+    const all = Object.fromEntries(Object.keys(per[0] ?? {}).map((k) => [k, per.flatMap((p) => p[k as keyof typeof p])])) as ReturnType<typeof samples>;
+    return per.length === 0 ? '' : exposition(all);
+  },
 };

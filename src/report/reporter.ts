@@ -5,7 +5,7 @@
 
 import type { ChalkInstance } from 'chalk';
 import type { AlphabetName } from '../analyse/alphabet.js';
-import type { Summary } from '../analyse/analyser.js';
+import type { Counts, Summary } from '../analyse/analyser.js';
 import type { Violation } from '../analyse/violation.js';
 import type { Severities } from '../analyse/rules.js';
 import type { RunFacts } from './metrics.js';
@@ -39,6 +39,8 @@ export interface ReportContext extends ReportSettings {
   streamed: boolean;
   /** When the run ended, how long it took, whether it could read every input. */
   run: RunFacts;
+  /** A fleet report (merge): each host's counts, for the reporters that speak of hosts. */
+  fleet?: { host: string; counts: Counts }[];
 }
 
 /** A file written beside the report (GitHub's step summary). */

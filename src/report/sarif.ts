@@ -28,13 +28,14 @@ function artifactLocation(file: string, paths: RepoPaths) {
  * One run per host, each with its own automationDetails.id (`webmail-log/<host>/`): GitHub
  * code scanning refuses two runs of one category in one upload.
  */
-export function renderSarif(violations: readonly Violation[], paths: RepoPaths, host: string): string {
+export function renderSarif(violations: readonly Violation[], paths: RepoPaths, host: string, hosts: readonly string[] | null = null): string {
+  const runs = (hosts ?? [host]).map((h) => sarifRun(hosts === null ? violations : violations.filter((v) => v.host === h), paths, h));
+  return jsonText({ $schema: SCHEMA, version: '2.1.0', runs }, 2) + '\n';
+}
+
+function sarifRun(violations: readonly Violation[], paths: RepoPaths, host: string) {
   const ruleIndex = new Map(RULES.map((r, i) => [r.id, i]));
-  const doc = {
-    $schema: SCHEMA,
-    version: '2.1.0',
-    runs: [
-      {
+  return {
         tool: {
           driver: {
             name: 'webmail-log',
@@ -57,18 +58,15 @@ export function renderSarif(violations: readonly Violation[], paths: RepoPaths, 
           ruleIndex: ruleIndex.get(f.rule),
           level: f.severity,
           message: { text: f.message },
-          locations: [{ physicalLocation: { artifactLocation: artifactLocation(f.file, paths), region: { startLine: f.line } } }],
+          locations: [{ physicalLocation: { artifactLocation: artifactLocation(f.host === undefined ? f.file : f.file.slice(f.host.length + 1), paths), region: { startLine: f.line } } }],
           partialFingerprints: { 'webmailLogFinding/v1': fingerprint(f) },
           ...(f.requestId !== null ? { properties: { requestId: f.requestId } } : {}),
         })),
         columnKind: 'unicodeCodePoints',
-      },
-    ],
   };
-  return jsonText(doc, 2) + '\n';
 }
 
 export const sarifReporter: Reporter = {
   description: 'SARIF 2.1.0, for code scanning',
-  end: (ctx) => renderSarif(ctx.violations, ctx.paths, ctx.host),
+  end: (ctx) => renderSarif(ctx.violations, ctx.paths, ctx.host, ctx.fleet?.map((h) => h.host) ?? null),
 };
