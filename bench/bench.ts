@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateLog, PROFILES, type GroundTruth, type Profile } from './generate.js';
 import { hostileBench } from './hostile.js';
+import { idsOnStream } from './ids.js';
 import { markdownTable } from './table.js';
 
 /** Bump when the generator's output changes, so cached logs are made anew. */
@@ -208,6 +209,12 @@ if (figures.busy && figures.short) {
   if (ratio > 1.2) failed = true;
 }
 if (!hasLnav) lines.push('  (lnav is not installed: apt-get install lnav for the ratio to its load)');
+// Months of following: memory per distinct request id on a stream (issue: fleet).
+const few = await idsOnStream(100_000);
+const many = await idsOnStream(1_000_000);
+const perId = ((many.rssMiB - few.rssMiB) * 1048576) / (many.ids - few.ids);
+lines.push(`  stream of 1,000,000 request ids: peak RSS ${many.rssMiB.toFixed(0)} MiB <= 256: ${verdict(many.rssMiB <= 256)} (${perId.toFixed(0)} bytes per id; 100,000 ids: ${few.rssMiB.toFixed(0)} MiB)`);
+if (many.rssMiB > 256) failed = true;
 process.stdout.write(`Targets:\n${lines.join('\n')}\n${failed ? 'NOT all targets met' : 'all targets met'}\n\n`);
 if (!hostileBench((t) => process.stdout.write(t))) failed = true;
 process.exitCode = failed ? 1 : 0;

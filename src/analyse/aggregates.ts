@@ -4,7 +4,6 @@
 import { isoAt } from '../parse/calendar.js';
 import type { DbSignature } from '../parse/entry.js';
 import { CadenceTracker, type Cadence } from './cadence.js';
-import { Slot } from './pairing.js';
 import type { Runs } from './timeline.js';
 
 export interface RequestIdRow {
@@ -49,7 +48,7 @@ export class Moment {
  * thousand ids and a follower sees millions, so it is kept small: numbers in fields,
  * no objects where a number does, a second segment only when there is one.
  */
-export class IdState extends Slot {
+export class IdState extends CadenceTracker {
   /** Every segment it was seen with (the rules see every entry): the first, then the rest. */
   segment: string | null = null;
   moreSegments: string[] | null = null;
@@ -66,7 +65,6 @@ export class IdState extends Slot {
   lastInstant = NaN;
   lastOffset = 0;
   lastNegative = false;
-  readonly cadence = new CadenceTracker();
   /** Its refreshes per timeline bucket, for the ids whose row the timeline keeps. */
   refreshBuckets: Runs | null = null;
 
@@ -116,7 +114,7 @@ export class IdState extends Slot {
       refreshPairs: this.refreshPairs,
       first: isoAt(this.firstInstant, this.firstOffset, this.firstNegative),
       last: isoAt(this.lastInstant, this.lastOffset, this.lastNegative),
-      refreshCadence: this.cadence.result(),
+      refreshCadence: this.result(),
     };
   }
 }

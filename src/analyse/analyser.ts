@@ -330,7 +330,7 @@ export class Analyser {
     const s = this.idState(p.requestId);
     if (s === undefined || s.firstInstant !== s.firstInstant) return;
     if (s.refreshBuckets !== null) this.timeline.refresh(s.refreshBuckets, p.instant);
-    const gap = s.cadence.add(p.instant, this.gapSeconds);
+    const gap = s.add(p.instant, this.gapSeconds);
     if (gap !== null && this.notesTotal++ < NOTES_KEPT) this.notes.push(gapNote(s.id, gap.from, gap.seconds, s.firstOffset, s.firstNegative, duration));
   }
 

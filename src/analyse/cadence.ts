@@ -4,6 +4,7 @@
 // memory does not grow with the number of refreshes.
 
 import { isoAt } from '../parse/calendar.js';
+import { Slot } from './pairing.js';
 
 export interface Cadence {
   refreshes: number;
@@ -31,9 +32,9 @@ const COUNT_BITS = 4194304;
  * distinct gap lengths, sorted, one number each (gap and count packed): a session
  * refreshing about once a minute has a few dozen distinct gaps, so a request id costs a
  * few hundred bytes however long it lasts, and a log of a hundred thousand ids fits in a
- * small VM.
+ * small VM. It is a pairing slot too (see IdState): one object per id, not three.
  */
-export class CadenceTracker {
+export class CadenceTracker extends Slot {
   private count = 0;
   private last = 0;
   private longest = -1;

@@ -59,13 +59,23 @@ const LIST = '\u0000list\u0000';
  * A list at the document's first level, as JSON.stringify(doc, null, 2) writes it, one
  * element at a time: a log's hundred thousand request ids never make one string.
  */
-function* listText<T>(items: Iterable<T>, each: (item: T) => unknown): Generator<string> {
+function* listText<T>(items: Iterable<T>, each: (item: T) => unknown, indent = true): Generator<string> {
   let first = true;
   for (const item of items) {
-    yield (first ? '[\n    ' : ',\n    ') + jsonText(each(item), 2).replace(/\n/g, '\n    ');
+    if (indent) yield (first ? '[\n    ' : ',\n    ') + jsonText(each(item), 2).replace(/\n/g, '\n    ');
+    else yield (first ? '[' : ',') + jsonText(each(item));
     first = false;
   }
-  yield first ? '[]' : '\n  ]';
+  yield first ? '[]' : indent ? '\n  ]' : ']';
+}
+
+/** The summary as NDJSON's last line, in pieces: on a long follow it lists every request id. */
+export function* summaryLine(s: Summary, host: string): Generator<string> {
+  const doc = { type: 'summary', ...summaryDocument(s, host), requestIds: LIST };
+  const [before, after] = jsonText(doc).split(JSON.stringify(LIST));
+  yield before;
+  yield* listText(s.requestIds, (row) => row, false);
+  yield after + '\n';
 }
 
 /** The whole document, in pieces; `violations` in stream order. Byte for byte JSON.stringify's. */

@@ -3,7 +3,7 @@
 
 import type { Violation } from '../analyse/violation.js';
 import { jsonText } from './json-text.js';
-import { summaryDocument, violationObject } from './json.js';
+import { summaryLine, violationObject } from './json.js';
 import type { Reporter } from './reporter.js';
 
 export function ndjsonViolation(f: Violation): string {
@@ -15,5 +15,5 @@ export const ndjsonReporter: Reporter = {
   streams: () => true,
   violation: (f) => ndjsonViolation(f),
   // The SPEC §5 document without its violations list, as the last line.
-  end: (ctx) => jsonText({ type: 'summary', ...summaryDocument(ctx.summary, ctx.host) }) + '\n',
+  end: (ctx) => summaryLine(ctx.summary, ctx.host),
 };
