@@ -124,6 +124,8 @@ export function generateLog(path: string, targetBytes: number, profile: Profile,
     pending = 0;
   };
   const used = new Set<string>();
+  /** The instant of the last well-formed entry written. */
+  let last = -Infinity;
   let users = 0;
   let now = Date.UTC(2026, 10, 1) / 1000;
   const newSession = (): Session => {
@@ -137,6 +139,7 @@ export function generateLog(path: string, targetBytes: number, profile: Profile,
     // A login writes the empty DB errors of its completion and of the entry page.
     if (m !== null) {
       const base = `/${s.segment}/3rdparty/roundcube/index.php`;
+      last = now;
       emit(`${stamp(now)}: <${id}> DB Error: []  (SQL Query: ) in ${SRC} on line 578 (POST ${base}?login=1&post_login=${digits(14)}&_task=login&_action=login)\n`, 1);
       emit(`${stamp(now)}: <${id}> DB Error: []  (SQL Query: ) in ${SRC} on line 578 (GET ${base})\n`, 1);
       truth.entries += 2;
@@ -145,6 +148,7 @@ export function generateLog(path: string, targetBytes: number, profile: Profile,
     return s;
   };
   const lookup = (t: number, s: Session, table: string, multiline: boolean) => {
+    last = t;
     const query = multiline
       ? `SELECT *, calendar_id AS id\n                FROM ${table}\n                WHERE user_id='${s.user}'\n                ORDER BY name`
       : `SELECT *, calendar_id AS id FROM ${table} WHERE user_id = '${s.user}' ORDER BY name`;
@@ -156,6 +160,7 @@ export function generateLog(path: string, targetBytes: number, profile: Profile,
     truth.dbErrors++;
   };
   const imap = (t: number, s: Session) => {
+    last = t;
     emit(
       `${stamp(t)}: <${s.id}> IMAP Error: Login failed for user${s.user}@example.test against 127.0.0.1 from 203.0.113.${s.user % 250}. Could not connect to 127.0.0.1:143: Connection refused in ${IMAP_SRC} on line 211 (POST /${s.segment}/3rdparty/roundcube/index.php?_task=mail&_action=refresh)\n`,
       1,
@@ -202,9 +207,10 @@ export function generateLog(path: string, targetBytes: number, profile: Profile,
       lookup(now, s, 'calendars', false);
       truth.violations['pair-incomplete']++;
     } else if (roll < 0.002) {
-      // chronological: an entry stamped five minutes back.
+      // chronological: an entry stamped five minutes back; a step back only when the
+      // entry before was not itself stamped back further.
+      if (now - 300 < last) truth.violations.chronological++;
       imap(now - 300, s);
-      truth.violations.chronological++;
     } else if (roll < 0.0025) {
       // malformed: a day April does not have.
       emit(`[31-Apr-2026 10:00:00 +0100]: <${s.id}> DB Error: [1] no such table: calendars (SQL Query: x) in ${SRC} on line 578 (POST /x)\n`, 1);

@@ -10,6 +10,8 @@ import { severities as withDefaults, type RuleId, type Severity } from '../analy
 import type { Selection } from '../analyse/selection.js';
 import { OutputError, UsageError } from '../errors.js';
 import { CheckpointStore } from '../input/checkpoints.js';
+import { readExcerpts } from '../input/excerpts.js';
+import { VIOLATIONS_SHOWN } from '../report/html.js';
 import { isLive } from '../input/live.js';
 import { inputSize, readInputs } from '../inputs.js';
 import type { Io } from '../io.js';
@@ -59,6 +61,16 @@ export interface AnalyseOptions {
 
 /** A report in a file is never coloured. */
 const PLAIN = new Chalk({ level: 0 });
+
+/** The first `cap` violations of each rule: those a capped report shows. */
+function shownPerRule(violations: readonly Violation[], cap: number): Violation[] {
+  const seen = new Map<string, number>();
+  return violations.filter((v) => {
+    const k = seen.get(v.rule) ?? 0;
+    seen.set(v.rule, k + 1);
+    return k < cap;
+  });
+}
 
 /** Pieces of a report gathered into writes of about 64 KiB: few system calls, no whole copy. */
 function writeReport(out: Output, report: string | Iterable<string>): void {
@@ -147,8 +159,11 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
     const summary = checker.finish();
     violations.sort(compareViolations);
     const run = { timestamp: Date.now() / 1000, durationSeconds: (Date.now() - startedAt) / 1000, success: inputError === null };
+    // The lines a violation points at, read again for the reports that show them (HTML).
+    const excerpts = o.outputs.some((spec) => spec.format === 'html') ? await readExcerpts(summary.files, shownPerRule(violations, VIOLATIONS_SHOWN)) : null;
+    const excerpt = excerpts === null ? undefined : (v: Violation) => excerpts.get(`${v.fileIndex}:${v.line}`) ?? [];
     outputs.forEach((out, i) => {
-      const ctx = { ...settings[i], summary, violations, streamed: out.streams, run };
+      const ctx = { ...settings[i], summary, violations, streamed: out.streams, run, excerpt };
       writeReport(out, out.reporter.end(ctx));
       for (const beside of out.reporter.beside?.(ctx) ?? []) {
         try {

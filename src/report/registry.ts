@@ -4,6 +4,7 @@
 
 import { githubReporter } from './github.js';
 import { gitlabReporter } from './gitlab.js';
+import { htmlReporter } from './html.js';
 import { jsonReporter } from './json.js';
 import { junitReporter } from './junit.js';
 import { ndjsonReporter } from './ndjson.js';
@@ -21,6 +22,7 @@ export const REPORTERS = {
   sarif: sarifReporter,
   gitlab: gitlabReporter,
   prometheus: prometheusReporter,
+  html: htmlReporter,
 } as const satisfies Record<string, Reporter>;
 
 export type Format = keyof typeof REPORTERS;

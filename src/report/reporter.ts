@@ -39,6 +39,8 @@ export interface ReportContext extends ReportSettings {
   streamed: boolean;
   /** When the run ended, how long it took, whether it could read every input. */
   run: RunFacts;
+  /** The first lines of a violation's entry, where the inputs can be read again (files, not stdin). */
+  excerpt?: (v: Violation) => string[];
   /** A fleet report (merge): each host's counts, for the reporters that speak of hosts. */
   fleet?: { host: string; counts: Counts }[];
 }

@@ -50,7 +50,8 @@ function normalise(text: string, dir: string): string {
   return text
     .replaceAll(pathToFileURL(dir).href + '/', 'file:///ROOT/')
     .replace(/^(webmail_log_(?:last_run_timestamp|run_duration)_seconds\{[^}]*\}) .*$/gm, '$1 <when>')
-    .replace(/(webmail_log_build_info\{version=")[^"]*"/, '$1<version>"');
+    .replace(/(webmail_log_build_info\{version=")[^"]*"/, '$1<version>"')
+    .replace(/(<td>webmail-log )[^,]*, [^<]*(<\/td>)/, '$1<version>, <when>$2');
 }
 
 function goldenFormat(file: string): Format | null {
