@@ -125,7 +125,7 @@ describe('bad arguments and inputs: one line on stderr, exit 2', () => {
     ['a rule without severity', ['analyse', '--rule', 'pair-order', 'x'], /expected <id>=<off\|warning\|error>/],
     ['a bad number', ['analyse', '--pair-window', 'soon', 'x'], /--pair-window.*expected a number of seconds/],
     ['a negative number', ['analyse', '--pair-window', '-5', 'x'], /--pair-window/],
-    ['an unknown format', ['analyse', '--format', 'xml', 'x'], /^webmail-log: unknown format "xml" \(text, json, ndjson, github, junit, sarif, gitlab, prometheus\)\n$/],
+    ['an unknown format', ['analyse', '--format', 'xml', 'x'], /^webmail-log: unknown format "xml" \(text, json, ndjson, github, junit, sarif, gitlab, prometheus, html\)\n$/],
     ['an unknown option', ['analyse', '--bogus', 'x'], /unknown option '--bogus'/],
     ['an unknown command', ['analyze-it'], /unknown command 'analyze-it'/],
   ];
