@@ -25,6 +25,6 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
       bestDistance = d;
     }
   }
-  if (best === null || bestDistance > Math.max(2, Math.floor(best.length / 3))) return '';
+  if (best === null || bestDistance > Math.max(1, Math.floor(best.length / 3))) return '';
   return ` (did you mean "${best}"?)`;
 }
