@@ -9,7 +9,7 @@ import { parseWhen } from './analyse/selection.js';
 import { analyse } from './commands/analyse.js';
 import { explain, topicList, topics } from './commands/explain.js';
 import { merge } from './commands/merge.js';
-import { parseOutputSpec } from './commands/outputs.js';
+import { parseOutputSpec, withOutputFile } from './commands/outputs.js';
 import { rulesText } from './commands/rules.js';
 import { loadConfig } from './config.js';
 import { InputError, OutputError, UsageError } from './errors.js';
@@ -232,13 +232,7 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
       const config = loadConfig(flags.config, process.cwd());
       const rules: Partial<Record<RuleId, Severity>> = { ...config.rules };
       for (const [id, severity] of flags.rule ?? []) rules[id] = severity;
-      let outputs = (flags.format ?? config.format ?? ['text']).map(parseOutputSpec);
-      if (flags.outputFile !== undefined) {
-        // ESLint's spelling: the one report goes to the file.
-        const toStdout = outputs.filter((spec) => spec.path === null);
-        if (toStdout.length !== 1) throw new UsageError('-o names the file of the one report on stdout; with several formats, use --format <format>=<file>');
-        outputs = outputs.map((spec) => (spec.path === null ? { ...spec, path: flags.outputFile as string } : spec));
-      }
+      const outputs = withOutputFile((flags.format ?? config.format ?? ['text']).map(parseOutputSpec), flags.outputFile);
       const status = await analyse(
         {
           inputs,
@@ -288,11 +282,7 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .option('--no-color', 'never colour the text report')
     .addHelpText('after', '\nExamples:\n  webmail-log merge web1.json web2.json web3.json\n  webmail-log merge --format json=fleet.json --format sarif=fleet.sarif reports/*.json\n  webmail-log merge fleet.json web4.json      (a merged report merges again)')
     .action((reports: string[], flags: { format?: string[]; outputFile?: string; strict?: boolean; maxWarnings?: number; all?: boolean; color?: boolean }) => {
-      let outputs = (flags.format ?? ['text']).map(parseOutputSpec);
-      if (flags.outputFile !== undefined) {
-        if (outputs.filter((spec) => spec.path === null).length !== 1) throw new UsageError('-o names the file of the one report on stdout; with several formats, use --format <format>=<file>');
-        outputs = outputs.map((spec) => (spec.path === null ? { ...spec, path: flags.outputFile as string } : spec));
-      }
+      const outputs = withOutputFile((flags.format ?? ['text']).map(parseOutputSpec), flags.outputFile);
       if (outputs.some((spec) => spec.format === 'ndjson')) throw new UsageError('merge writes whole reports: ndjson is for a live analyse');
       setStatus(
         merge(

@@ -24,6 +24,13 @@ export function parseOutputSpec(text: string): OutputSpec {
   return { format, path: path === '-' ? null : path };
 }
 
+/** `-o FILE` (ESLint's spelling): the one report meant for stdout goes to the file instead. */
+export function withOutputFile(outputs: readonly OutputSpec[], file: string | undefined): OutputSpec[] {
+  if (file === undefined) return [...outputs];
+  if (outputs.filter((spec) => spec.path === null).length !== 1) throw new UsageError('-o names the file of the one report on stdout; with several formats, use --format <format>=<file>');
+  return outputs.map((spec) => (spec.path === null ? { ...spec, path: file } : spec));
+}
+
 /** Checks a list of reports: one at most on stdout, and no file named twice. */
 export function checkOutputs(outputs: readonly OutputSpec[]): void {
   if (outputs.filter((o) => o.path === null).length > 1) {

@@ -241,6 +241,20 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
     head = Buffer.alloc(0);
   };
 
+  /** A rotated file read whole, as a file of its own (one that is gone meanwhile is passed over). */
+  const readWhole = async (file: string): Promise<void> => {
+    let handle: FileHandle | null = null;
+    try {
+      handle = await open(file, 'r');
+      startOver();
+      await pushFrom(handle, 0);
+    } catch {
+      // rotated away meanwhile
+    } finally {
+      await handle?.close();
+    }
+  };
+
   /**
    * The bytes of the file we were reading that a rotation took away before we read them,
    * from the rotated copy whose fingerprint is ours, and then the rotated files written
@@ -270,18 +284,7 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
       return;
     }
     // Files rotated after the one we were reading: read whole, oldest first.
-    for (const r of rotated.slice(at + 1)) {
-      let handle: FileHandle | null = null;
-      try {
-        handle = await open(r.path, 'r');
-        startOver();
-        await pushFrom(handle, 0);
-      } catch {
-        // gone meanwhile
-      } finally {
-        await handle?.close();
-      }
-    }
+    for (const r of rotated.slice(at + 1)) await readWhole(r.path);
   };
 
   const tryOpen = async (): Promise<FileHandle | null> => {
@@ -350,17 +353,7 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
       const rotated = await rotatedFiles(path);
       const oldInfo = rotated.find((r) => r.ino === old);
       for (const r of rotated) {
-        if (oldInfo === undefined || r.ino === old || r.ino === current.ino || r.mtimeMs <= oldInfo.mtimeMs) continue;
-        let between: FileHandle | null = null;
-        try {
-          between = await open(r.path, 'r');
-          startOver();
-          await pushFrom(between, 0);
-        } catch {
-          // gone meanwhile
-        } finally {
-          await between?.close();
-        }
+        if (oldInfo !== undefined && r.ino !== old && r.ino !== current.ino && r.mtimeMs > oldInfo.mtimeMs) await readWhole(r.path);
       }
       return -1;
     }
