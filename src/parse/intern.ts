@@ -8,10 +8,19 @@ import { sameBytes } from './bytes.js';
 const SLOTS = 4096;
 const MASK = SLOTS - 1;
 
-/** FNV-1a over a byte range, continuing from `hash`. */
+/**
+ * FNV-1a over a byte range's length and its first and last 8 bytes (all of a shorter
+ * one), continuing from `hash`. A cache slot's key is compared in full anyway, so the
+ * hash only has to spread keys over slots: sampling keeps it O(1) for long keys.
+ */
 export function hashBytes(buf: Uint8Array, start: number, end: number, hash = 0x811c9dc5): number {
-  let h = hash;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  let h = Math.imul(hash ^ (end - start), 0x01000193);
+  if (end - start <= 16) {
+    for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  } else {
+    for (let i = start; i < start + 8; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+    for (let i = end - 8; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  }
   return h >>> 0;
 }
 
