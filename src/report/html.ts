@@ -25,6 +25,10 @@ function n(v: number): string {
   return v.toLocaleString('en-US');
 }
 
+function plural(count: number, word: string): string {
+  return `${n(count)} ${count === 1 ? word : word.endsWith('y') ? `${word.slice(0, -1)}ies` : `${word}s`}`;
+}
+
 const STYLE = `
 :root{--bg:#fff;--fg:#1d2330;--dim:#5d6675;--line:#dde1e8;--panel:#f5f7fa;--err:#c62828;--warn:#a86200;--ok:#2e7d32;--bar:#3b6fd6;--bar2:#8e5bd6}
 @media (prefers-color-scheme:dark){:root{--bg:#14171c;--fg:#e3e6eb;--dim:#98a1ae;--line:#2b313a;--panel:#1b1f26;--err:#ef5350;--warn:#ffb74d;--ok:#81c784;--bar:#6f9cf0;--bar2:#b48cf0}}
@@ -209,7 +213,7 @@ export function renderHtml(ctx: ReportContext): string {
 <style>${STYLE}</style>
 </head>
 <body>
-<header><h1>${title}</h1><p class="dim">${n(error)} errors, ${n(warning)} warnings in ${n(s.entries)} entries of ${s.files.map(esc).join(', ') || 'no input'}</p></header>
+<header><h1>${title}</h1><p class="dim">${plural(error, 'error')}, ${plural(warning, 'warning')} in ${plural(s.entries, 'entry')} of ${s.files.map(esc).join(', ') || 'no input'}</p></header>
 <main>
 <section id="overview"><h2>Overview</h2>${overview(s)}</section>
 ${timeline(s)}
