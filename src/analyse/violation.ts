@@ -19,3 +19,13 @@ export interface Violation {
 export function compareViolations(a: Violation, b: Violation): number {
   return a.fileIndex - b.fileIndex || a.line - b.line || ruleOrder(a.rule) - ruleOrder(b.rule);
 }
+
+/** The file a violation is in, without the `host:` a fleet report puts before it. */
+export function fileOf(v: Violation): string {
+  return v.host === undefined ? v.file : v.file.slice(v.host.length + 1);
+}
+
+/** The message, with the host in front in a fleet report. */
+export function messageOf(v: Violation): string {
+  return v.host === undefined ? v.message : `[${v.host}] ${v.message}`;
+}

@@ -3,7 +3,7 @@
 // keeps it from ending a command line or starting one of its own.
 
 import type { Summary } from '../analyse/analyser.js';
-import type { Violation } from '../analyse/violation.js';
+import { fileOf, messageOf, type Violation } from '../analyse/violation.js';
 import { RULES } from '../analyse/rules.js';
 import { escapeControls } from './escape.js';
 import { repoPath, type RepoPaths } from './paths.js';
@@ -25,8 +25,8 @@ export function renderGithub(violations: readonly Violation[], paths: RepoPaths)
     .map((f) => {
       // Control characters go first (a newline becomes the two characters \n), so
       // that nothing from the log can reach the line raw.
-      const file = escapeProperty(escapeControls(repoPath(f.file, paths).path));
-      return `::${f.severity} file=${file},line=${f.line},title=${escapeProperty(f.rule)}::${escapeData(escapeControls(f.message))}\n`;
+      const file = escapeProperty(escapeControls(repoPath(fileOf(f), paths).path));
+      return `::${f.severity} file=${file},line=${f.line},title=${escapeProperty(f.rule)}::${escapeData(escapeControls(messageOf(f)))}\n`;
     })
     .join('');
 }

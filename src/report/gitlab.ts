@@ -1,6 +1,6 @@
 // `--format gitlab`: GitLab Code Quality JSON (a CodeClimate subset): one issue per violation.
 
-import type { Violation } from '../analyse/violation.js';
+import { fileOf, messageOf, type Violation } from '../analyse/violation.js';
 import { fingerprint } from './fingerprint.js';
 import { jsonText } from './json-text.js';
 import { repoPath, type RepoPaths } from './paths.js';
@@ -12,11 +12,11 @@ const SEVERITY = { error: 'major', warning: 'minor' } as const;
 /** Paths relative to the repository: the Code Quality widget finds files by nothing else. */
 export function renderGitlab(violations: readonly Violation[], paths: RepoPaths): string {
   const issues = violations.map((f) => ({
-    description: `${f.rule}: ${f.message}`,
+    description: `${f.rule}: ${messageOf(f)}`,
     check_name: f.rule,
     fingerprint: fingerprint(f),
     severity: SEVERITY[f.severity],
-    location: { path: repoPath(f.file, paths).path, lines: { begin: f.line } },
+    location: { path: repoPath(fileOf(f), paths).path, lines: { begin: f.line } },
   }));
   return jsonText(issues, 2) + '\n';
 }

@@ -3,7 +3,7 @@
 // repository are relative to %SRCROOT% (GitHub code scanning links nothing else); a file
 // outside it is an absolute file:// URI, with no base.
 
-import type { Violation } from '../analyse/violation.js';
+import { fileOf, type Violation } from '../analyse/violation.js';
 import { RULES } from '../analyse/rules.js';
 import { HOMEPAGE, VERSION } from '../version.js';
 import { fingerprint } from './fingerprint.js';
@@ -58,7 +58,7 @@ function sarifRun(violations: readonly Violation[], paths: RepoPaths, host: stri
           ruleIndex: ruleIndex.get(f.rule),
           level: f.severity,
           message: { text: f.message },
-          locations: [{ physicalLocation: { artifactLocation: artifactLocation(f.host === undefined ? f.file : f.file.slice(f.host.length + 1), paths), region: { startLine: f.line } } }],
+          locations: [{ physicalLocation: { artifactLocation: artifactLocation(fileOf(f), paths), region: { startLine: f.line } } }],
           partialFingerprints: { 'webmailLogFinding/v1': fingerprint(f) },
           ...(f.requestId !== null ? { properties: { requestId: f.requestId } } : {}),
         })),
