@@ -8,7 +8,7 @@ import type { RequestCode } from '../parse/request.js';
 import { Side } from '../parse/table.js';
 
 /** Strings and signatures a worker keeps numbered before it starts its tables afresh. */
-const TABLE_LIMIT = 16384;
+const TABLE_LIMIT = 4096;
 const INTS = 8; // line, offset, flags, id, segment, kind or signature, problem, detail
 const F_MALFORMED = 1;
 const F_NEGATIVE = 2;
