@@ -17,7 +17,8 @@ export async function idsOnStream(count: number): Promise<{ ids: number; rssMiB:
   for (let i = 0; i < count; ) {
     let chunk = '';
     for (let k = 0; k < 2000 && i < count; k++, i++) {
-      const t = new Date((base + Math.floor(i / 10)) * 1000);
+      // A new login every second of log time: about 12 days for a million (a busy server takes months).
+      const t = new Date((base + i) * 1000);
       const stamp = `[${String(t.getUTCDate()).padStart(2, '0')}-${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][t.getUTCMonth()]}-${t.getUTCFullYear()} ${t.toISOString().slice(11, 19)} +0000]`;
       const id = i.toString(16).padStart(8, '0');
       const seg = `cpsess${String(1_000_000_000 + i)}`;

@@ -58,6 +58,9 @@ export class IdState extends CadenceTracker {
   refreshPairs = 0;
   /** The diagnoses seen with it, one bit each (see diagnosis.ts). */
   diagnosed = 0;
+  /** Its place in the report's order (-1: no selected entry yet), and the stream's time at its last entry. */
+  order = -1;
+  seenAt = 0;
   /** Earliest and latest selected instants, with the offset each was written at (NaN: none yet). */
   firstInstant = NaN;
   firstOffset = 0;
@@ -123,44 +126,54 @@ export class IdState extends CadenceTracker {
  * The report's request-id rows, made one at a time as they are read: a log of a hundred
  * thousand ids is listed without holding a hundred thousand rows.
  */
-/** What a request-id row is made from: a running id's state, or a row read back (merge). */
-export interface RowSource {
-  readonly id: string;
-  row(): RequestIdRow;
+/** The request ids of a report, in order: each one's id and row, made when asked for. */
+export interface RowSources {
+  readonly length: number;
+  id(i: number): string;
+  row(i: number): RequestIdRow;
 }
 
 export class RequestIdList implements Iterable<RequestIdRow> {
-  constructor(private readonly states: readonly RowSource[]) {}
+  // A private field of the language, not of TypeScript: two lists are equal by their rows.
+  readonly #sources: RowSources;
+
+  constructor(sources: RowSources) {
+    this.#sources = sources;
+  }
 
   /** A list of rows already made (read back from a report). */
   static of(rows: readonly RequestIdRow[]): RequestIdList {
-    return new RequestIdList(rows.map((r) => ({ id: r.id, row: () => r })));
+    return new RequestIdList({ length: rows.length, id: (i) => rows[i].id, row: (i) => rows[i] });
   }
 
   get length(): number {
-    return this.states.length;
+    return this.#sources.length;
   }
 
   at(i: number): RequestIdRow | undefined {
-    const s = this.states.at(i);
-    return s === undefined ? undefined : s.row();
+    const k = i < 0 ? this.length + i : i;
+    return k >= 0 && k < this.length ? this.#sources.row(k) : undefined;
   }
 
-  slice(start?: number, end?: number): RequestIdRow[] {
-    return this.states.slice(start, end).map((s) => s.row());
+  slice(start = 0, end = this.length): RequestIdRow[] {
+    const out: RequestIdRow[] = [];
+    for (let i = Math.max(0, start); i < Math.min(end, this.length); i++) out.push(this.#sources.row(i));
+    return out;
   }
 
   map<T>(f: (row: RequestIdRow) => T): T[] {
-    return this.states.map((s) => f(s.row()));
+    return this.slice().map(f);
   }
 
   /** The ids alone, in order: no row is made. */
   ids(): string[] {
-    return this.states.map((s) => s.id);
+    const out: string[] = [];
+    for (let i = 0; i < this.length; i++) out.push(this.#sources.id(i));
+    return out;
   }
 
   *[Symbol.iterator](): Iterator<RequestIdRow> {
-    for (const s of this.states) yield s.row();
+    for (let i = 0; i < this.length; i++) yield this.#sources.row(i);
   }
 
   toJSON(): RequestIdRow[] {

@@ -10,6 +10,7 @@ import { IdState, Moment, RequestIdList, SignatureCounter, type Signature } from
 import { ALPHABETS, type Alphabet, type AlphabetName } from './alphabet.js';
 import { gapNote, type GapNote } from './cadence.js';
 import { DiagnosisCollector, type Diagnosis } from './diagnosis.js';
+import { RetiredIds } from './retired.js';
 import type { DiagnosisId } from './knowledge.js';
 import type { Violation } from './violation.js';
 import { Pairing, Slot, type Lookup } from './pairing.js';
@@ -27,7 +28,20 @@ export interface AnalyseSettings {
   selection?: Selection | null;
   /** Refresh gaps longer than this are noted (default 5 minutes). */
   gapSeconds?: number;
+  /** When request ids are packed away (tests make it eager). */
+  retire?: RetireSettings;
 }
+
+export interface RetireSettings {
+  /** Idle this long (stream time) with no lookup pending, an id is packed. */
+  afterSeconds: number;
+  /** Ids kept as they are, whatever their age. */
+  keep: number;
+  /** Entries between two looks for idle ids. */
+  every: number;
+}
+
+const RETIRE: RetireSettings = { afterSeconds: 1800, keep: 4096, every: 65536 };
 
 /** The counts metrics are made of: running while reading, final in the summary. */
 export interface Counts {
@@ -104,7 +118,32 @@ export class Analyser {
   private readonly byRule = Object.fromEntries(RULE_IDS.map((id) => [id, 0])) as Record<RuleId, number>;
   private readonly ids = new Map<string, IdState>();
   /** Ids in the order of their first selected entry: the order of the report's rows. */
-  private readonly idOrder: IdState[] = [];
+  private readonly idOrder: (IdState | number)[] = [];
+  /** Request ids long idle, packed (a number in idOrder is a place there). */
+  private readonly retired = new RetiredIds();
+  private readonly retire: RetireSettings;
+  private entriesSinceRetiring = 0;
+  /** The latest instant of the stream. */
+  private now = -Infinity;
+  /** idOrder, read in place: what rows, the timeline and the diagnosis need. */
+  private readonly order = {
+    get length(): number {
+      return this.analyser.idOrder.length;
+    },
+    analyser: this as Analyser,
+    id(i: number): string {
+      const s = this.analyser.idOrder[i];
+      return typeof s === 'number' ? this.analyser.retired.idAt(s) : s.id;
+    },
+    row(i: number) {
+      const s = this.analyser.idOrder[i];
+      return typeof s === 'number' ? this.analyser.retired.rowAt(s) : s.row();
+    },
+    diagnosed(i: number): number {
+      const s = this.analyser.idOrder[i];
+      return typeof s === 'number' ? this.analyser.retired.diagnosedAt(s) : s.diagnosed;
+    },
+  };
   private readonly signatures = new SignatureCounter();
   private readonly pairing: Pairing;
   private readonly alphabet: Alphabet;
@@ -139,6 +178,7 @@ export class Analyser {
   ) {
     this.alphabet = ALPHABETS[settings.requestIdAlphabet ?? 'hex'];
     this.gapSeconds = settings.gapSeconds ?? DEFAULT_GAP_SECONDS;
+    this.retire = settings.retire ?? RETIRE;
     const selection = settings.selection ?? null;
     this.selection = selection === null || isEmptySelection(selection) ? null : selection;
     this.pairing = new Pairing(settings.pairWindow, {
@@ -174,11 +214,13 @@ export class Analyser {
       if (!selected) return;
       this.malformedEntries++;
       this.report('malformed', e.fileIndex, e.line, e.requestId, e.problem);
-      if (e.stamped && e.kind === 'DB') this.diagnosis.malformedDb(e, e.requestId === null ? null : (this.ids.get(e.requestId) ?? null));
+      if (e.stamped && e.kind === 'DB') this.diagnosis.malformedDb(e, e.requestId === null ? null : (this.known(e.requestId) ?? null));
       return;
     }
     const instant = e.instant;
     this.pairing.advance(instant);
+    if (instant > this.now) this.now = instant;
+    if (++this.entriesSinceRetiring >= this.retire.every) this.retireIdle();
 
     if (this.hasPrevious && instant < this.previousInstant) {
       this.report(
@@ -247,7 +289,7 @@ export class Analyser {
   /** End of the stream: pending lookups are incomplete; returns the summary. */
   finish(): Summary {
     this.pairing.finish();
-    const requestIds = new RequestIdList(this.idOrder);
+    const requestIds = new RequestIdList(this.order);
     const notes = [...this.notes].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
     return {
       files: this.files,
@@ -264,10 +306,10 @@ export class Analyser {
       requestIds,
       signatures: this.signatures.rows(),
       span: this.first && this.last ? { first: this.first.iso(), last: this.last.iso() } : null,
-      timeline: this.timeline.series(this.idOrder.slice(0, REFRESH_ROWS).map((s) => s.id)),
+      timeline: this.timeline.series(Array.from({ length: Math.min(REFRESH_ROWS, this.idOrder.length) }, (_, i) => this.order.id(i))),
       notes,
       notesTotal: this.notesTotal,
-      diagnosis: this.diagnosis.result(this.idOrder),
+      diagnosis: this.diagnosis.result(this.order),
       violationsByRule: { ...this.byRule },
       selection: this.selection,
     };
@@ -275,7 +317,7 @@ export class Analyser {
 
   private countId(e: Entry, selected: boolean): IdState {
     const id = e.requestId as string;
-    let s = id === this.lastId ? this.lastIdState : this.ids.get(id);
+    let s = id === this.lastId ? this.lastIdState : this.known(id);
     if (s === undefined || s === null) {
       s = new IdState(id);
       this.ids.set(id, s);
@@ -285,6 +327,7 @@ export class Analyser {
     }
     this.lastId = id;
     this.lastIdState = s;
+    s.seenAt = this.now;
     const segment = e.segment;
     if (segment !== null && !s.hasSegment(segment)) {
       if (s.segment !== null) {
@@ -300,6 +343,7 @@ export class Analyser {
     }
     if (selected) {
       if (s.seen(e.instant, e.offset, e.negative)) {
+        s.order = this.idOrder.length;
         this.idOrder.push(s);
         // The timeline keeps a refresh row for the first ids only: one per id would grow
         // without bound on a busy server (the report shows the first ones anyway).
@@ -312,6 +356,33 @@ export class Analyser {
     return s;
   }
 
+  /** The state of an id seen before: active, or unpacked from the retired ones. */
+  private known(id: string): IdState | undefined {
+    const s = this.ids.get(id);
+    if (s !== undefined) return s;
+    const back = this.retired.size > 0 ? this.retired.take(id) : null;
+    if (back === null) return undefined;
+    back.state.order = back.order;
+    if (back.order >= 0) this.idOrder[back.order] = back.state;
+    this.ids.set(id, back.state);
+    return back.state;
+  }
+
+  /**
+   * Packs the ids idle for a while, with no lookup pending: a long follow keeps only the
+   * sessions at hand in objects. The first ids (the timeline's rows) stay as they are.
+   */
+  private retireIdle(): void {
+    this.entriesSinceRetiring = 0;
+    if (this.ids.size <= this.retire.keep) return;
+    for (const [id, s] of this.ids) {
+      if (s.pending !== null || s === this.lastIdState || (s.order >= 0 && s.order < REFRESH_ROWS) || this.now - s.seenAt <= this.retire.afterSeconds) continue;
+      const at = this.retired.put(s, s.order);
+      if (s.order >= 0) this.idOrder[s.order] = at;
+      this.ids.delete(id);
+    }
+  }
+
   /** The pairing slot of lookups without a request id. */
   private segmentSlot(segment: string | null): Slot {
     if (segment === null) return this.noKeySlot;
@@ -321,7 +392,7 @@ export class Analyser {
   }
 
   private idState(id: string): IdState | undefined {
-    return id === this.lastId && this.lastIdState !== null ? this.lastIdState : this.ids.get(id);
+    return id === this.lastId && this.lastIdState !== null ? this.lastIdState : this.known(id);
   }
 
   /** A refresh seen through its first lookup: for the cadence of its request id. */

@@ -71,6 +71,24 @@ export class CadenceTracker extends Slot {
     }
   }
 
+  /** What a packed request id keeps (retired.ts): the count, the last refresh and the longest gap. */
+  cadenceState(): [number, number, number] {
+    return [this.count, this.last, this.longest];
+  }
+
+  /** The gap histogram as packed numbers (see COUNT_BITS). */
+  gapHistogram(): readonly number[] {
+    return this.histogram ?? [];
+  }
+
+  /** Back from its packed form. */
+  restoreCadence(count: number, last: number, longest: number, histogram: number[]): void {
+    this.count = count;
+    this.last = last;
+    this.longest = longest;
+    this.histogram = histogram.length === 0 ? null : histogram;
+  }
+
   result(): Cadence {
     const all = new Map<number, number>();
     for (const packed of this.histogram ?? []) all.set(Math.floor(packed / COUNT_BITS), packed % COUNT_BITS);

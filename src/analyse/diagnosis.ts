@@ -22,6 +22,13 @@ export interface Diagnosis {
   breakdown?: { user: string; client: string; count: number }[];
 }
 
+/** The request ids of the report, in order, with the diagnoses each was seen with. */
+export interface IdMarks {
+  readonly length: number;
+  id(i: number): string;
+  diagnosed(i: number): number;
+}
+
 /** Request ids a diagnosis lists; the rest are counted (a busy server has a hundred thousand). */
 export const REQUEST_IDS_LISTED = 100;
 
@@ -181,7 +188,7 @@ export class DiagnosisCollector {
   }
 
   /** The diagnoses, in the order of the knowledge table; `ids` are the request ids in the order of the report. */
-  result(ids: readonly IdState[]): Diagnosis[] {
+  result(ids: IdMarks): Diagnosis[] {
     const local = this.tallies.get('local-calendar-table-missing');
     const remote = this.tallies.get('remote-calendar-table-missing');
     const found = new Map(this.tallies);
@@ -203,12 +210,12 @@ export class DiagnosisCollector {
     return out;
   }
 
-  private describe(k: Knowledge, t: Tally, ids: readonly IdState[]): Diagnosis {
+  private describe(k: Knowledge, t: Tally, ids: IdMarks): Diagnosis {
     const listed: string[] = [];
     let count = 0;
-    for (const s of ids) {
-      if ((s.diagnosed & t.mark) === 0) continue;
-      if (count++ < REQUEST_IDS_LISTED) listed.push(s.id);
+    for (let i = 0; i < ids.length; i++) {
+      if ((ids.diagnosed(i) & t.mark) === 0) continue;
+      if (count++ < REQUEST_IDS_LISTED) listed.push(ids.id(i));
     }
     const d: Diagnosis = {
       id: k.id as DiagnosisId,

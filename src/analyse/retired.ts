@@ -1,0 +1,237 @@
+// Request ids at rest. A follower of a busy server sees a new session every few minutes
+// for months: millions of request ids, of which a few dozen are active at once. An id
+// idle for a while (and with no lookup pending) is packed into a byte arena, a hundred
+// bytes or so instead of a few hundred in objects, and unpacked, exactly as it was, if
+// it comes back. The report reads packed ids in place.
+
+import { IdState, type RequestIdRow } from './aggregates.js';
+
+const EMPTY = -1;
+/** A place whose id came back (unpacked): probing goes on past it. */
+const GONE = -2;
+
+function hashId(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * Writes or reads the packed form: whole numbers as varints (7 bits a byte, zigzag for
+ * signed ones), instants as varints when they are whole seconds, strings length-prefixed.
+ * A session's numbers are small, so most take a byte or two.
+ */
+class Cursor {
+  constructor(
+    readonly buf: Buffer,
+    public at: number,
+  ) {}
+
+  /** A whole number 0 ≤ v < 2^53. */
+  putUint(v: number): void {
+    while (v >= 0x80) {
+      this.buf[this.at++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+    this.buf[this.at++] = v;
+  }
+
+  uint(): number {
+    let v = 0;
+    let scale = 1;
+    for (;;) {
+      const b = this.buf[this.at++];
+      v += (b & 0x7f) * scale;
+      if (b < 0x80) return v;
+      scale *= 0x80;
+    }
+  }
+
+  /** Any number: a zigzag varint when it is a safe whole number, else a tag and 8 bytes. */
+  putNum(v: number): void {
+    if (Number.isSafeInteger(v) && Math.abs(v) < 2 ** 51) {
+      this.putUint(v >= 0 ? v * 2 : -v * 2 - 1);
+      return;
+    }
+    // Not a whole number (NaN, a fraction): tag 1 at the end of the zigzag range.
+    this.putUint(2 ** 52 + 1);
+    this.buf.writeDoubleLE(v, this.at);
+    this.at += 8;
+  }
+
+  num(): number {
+    const z = this.uint();
+    if (z === 2 ** 52 + 1) {
+      const r = this.buf.readDoubleLE(this.at);
+      this.at += 8;
+      return r;
+    }
+    return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+  }
+
+  putStr(v: string): void {
+    const bytes = Buffer.byteLength(v, 'utf8');
+    this.putUint(bytes);
+    this.at += this.buf.write(v, this.at, 'utf8');
+  }
+
+  str(): string {
+    const n = this.uint();
+    const r = this.buf.toString('utf8', this.at, this.at + n);
+    this.at += n;
+    return r;
+  }
+
+  /** A list of strings, or null (length 0 is written as 1, null as 0). */
+  putStrs(v: readonly string[] | null): void {
+    this.putUint(v === null ? 0 : v.length + 1);
+    for (const x of v ?? []) this.putStr(x);
+  }
+
+  strs(): string[] | null {
+    const n = this.uint();
+    if (n === 0) return null;
+    const out: string[] = [];
+    for (let i = 1; i < n; i++) out.push(this.str());
+    return out;
+  }
+}
+
+/** Bytes a state takes packed, at the most: 17 a number (a tag and 8 bytes), strings at 3 bytes a char. */
+function packedSize(s: IdState): number {
+  const strs = (v: string[] | null) => 8 + (v === null ? 0 : v.reduce((n, x) => n + 8 + 3 * x.length, 0));
+  return 17 + (8 + 3 * s.id.length) + strs(s.segments()) + strs(s.selectedSegments) + 17 * (13 + s.gapHistogram().length);
+}
+
+/** Packed states live in blocks of 1 MiB (none spans two): no doubling, no copy as they grow. */
+const BLOCK_BITS = 20;
+const BLOCK = 1 << BLOCK_BITS;
+
+export class RetiredIds {
+  private readonly blocks: Buffer[] = [];
+  /** Bytes used of the last block. */
+  private used = BLOCK;
+  /** Open addressing: each place holds a packed state's offset, EMPTY or GONE. */
+  private table = new Int32Array(1024).fill(EMPTY);
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** A cursor at a packed state's place: its block, and its offset there. */
+  private cursor(place: number): Cursor {
+    return new Cursor(this.blocks[place >>> BLOCK_BITS], place & (BLOCK - 1));
+  }
+
+  /** Packs `s` (its place in the report's order is `order`); returns where it is. */
+  put(s: IdState, order: number): number {
+    const need = packedSize(s);
+    if (this.used + need > BLOCK) {
+      // A state larger than a block (a hundred thousand distinct gaps) gets a block of its own size.
+      this.blocks.push(Buffer.allocUnsafeSlow(Math.max(BLOCK, need)));
+      this.used = 0;
+    }
+    const at = ((this.blocks.length - 1) << BLOCK_BITS) | this.used;
+    const c = this.cursor(at);
+    c.putNum(order);
+    c.putStr(s.id);
+    c.putStrs(s.segments());
+    c.putStrs(s.selectedSegments);
+    c.putNum(s.entries);
+    c.putNum(s.refreshPairs);
+    c.putNum(s.diagnosed);
+    // The last instants as distances from the first: small numbers.
+    c.putNum(s.firstInstant);
+    c.putNum(s.firstOffset);
+    c.putNum((s.firstNegative ? 1 : 0) | (s.lastNegative ? 2 : 0));
+    c.putNum(s.lastInstant - s.firstInstant);
+    c.putNum(s.lastOffset);
+    const [count, last, longest] = s.cadenceState();
+    c.putNum(count);
+    c.putNum(last - s.firstInstant);
+    c.putNum(longest);
+    const h = s.gapHistogram();
+    c.putNum(h.length);
+    for (const v of h) c.putNum(v);
+    this.used = c.at;
+    if ((this.count + 1) * 2 > this.table.length) this.grow();
+    this.place(hashId(s.id), at);
+    this.count++;
+    return at;
+  }
+
+  private place(hash: number, offset: number): void {
+    const mask = this.table.length - 1;
+    let i = hash & mask;
+    while (this.table[i] >= 0) i = (i + 1) & mask;
+    this.table[i] = offset;
+  }
+
+  private grow(): void {
+    const old = this.table;
+    this.table = new Int32Array(old.length * 2).fill(EMPTY);
+    for (const offset of old) if (offset >= 0) this.place(hashId(this.idAt(offset)), offset);
+  }
+
+  /** The packed state of `id`, unpacked and forgotten here, with its place in the order; or null. */
+  take(id: string): { state: IdState; order: number } | null {
+    const mask = this.table.length - 1;
+    for (let i = hashId(id) & mask; this.table[i] !== EMPTY; i = (i + 1) & mask) {
+      const offset = this.table[i];
+      if (offset >= 0 && this.idAt(offset) === id) {
+        this.table[i] = GONE;
+        this.count--;
+        return this.unpack(offset);
+      }
+    }
+    return null;
+  }
+
+  idAt(offset: number): string {
+    const c = this.cursor(offset);
+    c.num();
+    return c.str();
+  }
+
+  /** The diagnoses bits of a packed state (see diagnosis.ts). */
+  diagnosedAt(offset: number): number {
+    const c = this.cursor(offset);
+    c.num();
+    c.str();
+    c.strs();
+    c.strs();
+    c.num();
+    c.num();
+    return c.num();
+  }
+
+  rowAt(offset: number): RequestIdRow {
+    return this.unpack(offset).state.row();
+  }
+
+  unpack(offset: number): { state: IdState; order: number } {
+    const c = this.cursor(offset);
+    const order = c.num();
+    const s = new IdState(c.str());
+    for (const seg of c.strs() ?? []) s.addSegment(seg);
+    s.selectedSegments = c.strs();
+    s.entries = c.num();
+    s.refreshPairs = c.num();
+    s.diagnosed = c.num();
+    s.firstInstant = c.num();
+    s.firstOffset = c.num();
+    const negatives = c.num();
+    s.firstNegative = (negatives & 1) !== 0;
+    s.lastNegative = (negatives & 2) !== 0;
+    s.lastInstant = s.firstInstant + c.num();
+    s.lastOffset = c.num();
+    const count = c.num();
+    const last = s.firstInstant + c.num();
+    const longest = c.num();
+    const h: number[] = [];
+    for (let n = c.num(); n > 0; n--) h.push(c.num());
+    s.restoreCadence(count, last, longest, h);
+    return { state: s, order };
+  }
+}
