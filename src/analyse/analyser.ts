@@ -41,7 +41,7 @@ export interface RetireSettings {
   every: number;
 }
 
-const RETIRE: RetireSettings = { afterSeconds: 1800, keep: 4096, every: 65536 };
+const RETIRE: RetireSettings = { afterSeconds: 900, keep: 4096, every: 65536 };
 
 /** The counts metrics are made of: running while reading, final in the summary. */
 export interface Counts {

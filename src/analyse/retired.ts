@@ -114,6 +114,8 @@ export class RetiredIds {
   /** Open addressing: each place holds a packed state's offset, EMPTY or GONE. */
   private table = new Int32Array(1024).fill(EMPTY);
   private count = 0;
+  /** Places left GONE: they end no probe, so they count against the load too. */
+  private gone = 0;
 
   get size(): number {
     return this.count;
@@ -155,7 +157,8 @@ export class RetiredIds {
     c.putNum(h.length);
     for (const v of h) c.putNum(v);
     this.used = c.at;
-    if ((this.count + 1) * 2 > this.table.length) this.grow();
+    // At most three quarters of the places taken or GONE: a probe always meets an EMPTY.
+    if ((this.count + this.gone + 1) * 4 > this.table.length * 3) this.rehash();
     this.place(hashId(s.id), at);
     this.count++;
     return at;
@@ -165,12 +168,16 @@ export class RetiredIds {
     const mask = this.table.length - 1;
     let i = hash & mask;
     while (this.table[i] >= 0) i = (i + 1) & mask;
+    if (this.table[i] === GONE) this.gone--;
     this.table[i] = offset;
   }
 
-  private grow(): void {
+  /** A new table without the GONE places, twice as large when the live ones need it. */
+  private rehash(): void {
     const old = this.table;
-    this.table = new Int32Array(old.length * 2).fill(EMPTY);
+    const size = (this.count + 1) * 2 > old.length ? old.length * 2 : old.length;
+    this.table = new Int32Array(size).fill(EMPTY);
+    this.gone = 0;
     for (const offset of old) if (offset >= 0) this.place(hashId(this.idAt(offset)), offset);
   }
 
@@ -181,6 +188,7 @@ export class RetiredIds {
       const offset = this.table[i];
       if (offset >= 0 && this.idAt(offset) === id) {
         this.table[i] = GONE;
+        this.gone++;
         this.count--;
         return this.unpack(offset);
       }

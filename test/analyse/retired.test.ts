@@ -1,0 +1,43 @@
+// The packed request ids: every state back exactly as it was, however many come and go.
+
+import { describe, expect, it } from 'vitest';
+import { IdState } from '../../src/analyse/aggregates.js';
+import { RetiredIds } from '../../src/analyse/retired.js';
+
+function state(i: number): IdState {
+  const s = new IdState(`id${i.toString(36)}ü`);
+  s.addSegment(`cpsess${1_000_000_000 + i}`);
+  if (i % 3 === 0) s.addSegment('cpsess9999999999');
+  s.seen(1_763_700_000 + i, 3600, false);
+  s.seen(1_763_700_000 + i * 2 + 60, i % 2 === 0 ? -18000 : 0, i % 2 === 0);
+  s.entries = i;
+  s.refreshPairs = i >> 1;
+  s.diagnosed = i & 0x3ff;
+  for (let k = 0; k < i % 7; k++) s.add(1_763_700_000 + k * (50 + (k % 3)), 300);
+  return s;
+}
+
+describe('RetiredIds', () => {
+  it('gives every packed state back as it was, through many comings and goings', () => {
+    const r = new RetiredIds();
+    const places = new Map<number, number>();
+    // Pack 5,000, take back every other one, pack them again: the table fills with
+    // places left GONE, and must neither lose an id nor loop.
+    for (let i = 0; i < 5000; i++) places.set(i, r.put(state(i), i));
+    for (let round = 0; round < 3; round++) {
+      for (let i = round; i < 5000; i += 2) {
+        const back = r.take(state(i).id);
+        expect(back?.order).toBe(i);
+        expect(back?.state.row()).toEqual(state(i).row());
+        expect(back?.state.diagnosed).toBe(state(i).diagnosed);
+        places.set(i, r.put(back!.state, i));
+      }
+    }
+    expect(r.size).toBe(5000);
+    expect(r.take('no such id')).toBeNull();
+    for (const [i, at] of places) {
+      expect(r.idAt(at)).toBe(state(i).id);
+      expect(r.rowAt(at)).toEqual(state(i).row());
+    }
+  });
+});
