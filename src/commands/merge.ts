@@ -210,11 +210,6 @@ export function fleetStream(parts: readonly HostPart[]): { summary: Summary; vio
   return { summary, violations };
 }
 
-/** Hosts, for the reporters that speak of each (SARIF runs, metrics series). */
-export function fleetHosts(parts: readonly HostPart[]): string[] {
-  return parts.map((p) => p.host);
-}
-
 /** Each host's counts, for the metrics of a fleet. */
 export function fleetCounts(parts: readonly HostPart[]): { host: string; counts: Counts }[] {
   return parts.map((p) => {
