@@ -68,7 +68,7 @@ class Tally {
 }
 
 /** What a login failure's client address is counted as when it cannot be told for sure. */
-export const UNKNOWN_CLIENT = 'unknown';
+const UNKNOWN_CLIENT = 'unknown';
 
 const LOGIN_FAILED = 'Login failed for ';
 /** `<file> on line <n> (<METHOD> <path>)` at the end of the text: what the service appends. */
@@ -85,7 +85,7 @@ const FROM_ADDRESS = / from ((?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*
  * text with more than one ` from <address>` in such a place is ambiguous, and its client
  * is UNKNOWN_CLIENT rather than a guess (the diagnosis tells operators to block addresses).
  */
-export function loginFailure(text: string): { user: string; client: string } | null {
+function loginFailure(text: string): { user: string; client: string } | null {
   const at = text.indexOf(LOGIN_FAILED);
   if (at < 0) return null;
   const tail = SOURCE_TAIL.exec(text);
