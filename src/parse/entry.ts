@@ -52,6 +52,8 @@ export function newEntry(): Entry {
 
 /** Request ids whose last tail is kept: far more than the sessions open at once on a busy server. */
 const TAILS_KEPT = 2048;
+/** Bytes of a tail kept in the block (a longer one gets a Buffer of its own). */
+const TAIL_BYTES = 256;
 
 /** What is kept of an IMAP error's text for diagnosis. */
 const DETAIL_BYTES = 500;
@@ -97,6 +99,8 @@ interface Tail {
  */
 export class EntryReader {
   private readonly tailsById = new Map<string, Tail>();
+  private readonly tailBlock = Buffer.allocUnsafeSlow(TAILS_KEPT * TAIL_BYTES);
+  private nextTail = 0;
   /** The tail of the last DB error without a request id. */
   private tailWithoutId: Tail | null = null;
   private readonly parts = newParts();
@@ -151,18 +155,13 @@ export class EntryReader {
     const known = tail !== undefined && tail !== null ? tail.bytes.length : -1;
     if (known < 0 || end - known < parts.queryStart || buf.compare(tail!.bytes, 0, known, end - known, end) !== 0) {
       if (!scanDbTail(buf, at, end, parts)) return shapeless(e, buf, at, end);
-      // Off Node's shared pool: a kept small Buffer would keep its whole 8 KiB slab alive.
-      const bytes = Buffer.allocUnsafeSlow(end - parts.queryEnd);
-      buf.copy(bytes, 0, parts.queryEnd, end);
+      const bytes = this.keepTail(buf, parts.queryEnd, end, e.requestId !== null);
       tail = {
         bytes,
         request: requestCodeAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd),
         segment: this.segmentOf(buf),
       };
       if (e.requestId !== null) {
-        // A cache of the sessions at hand, not a record of every id: bounded, so that a
-        // log of a million sessions does not keep a million tails.
-        if (this.tailsById.size >= TAILS_KEPT) this.tailsById.clear();
         this.tailsById.set(e.requestId, tail);
       } else {
         this.tailWithoutId = tail;
@@ -176,6 +175,29 @@ export class EntryReader {
       e.side = e.signature.tableSide ?? sideOfTable(tableAfterFrom(decode(buf, parts.queryStart, end - t.bytes.length)));
     }
     return e;
+  }
+
+  /**
+   * A copy of a tail's bytes, kept while the cache holds it. Tails of request ids live in
+   * one block, TAIL_BYTES a place, taken in turn; the cache is a cache of the sessions at
+   * hand, not a record of every id, and starts afresh when the block is used up. So a log
+   * of a million sessions makes no allocation per session here.
+   */
+  private keepTail(buf: Buffer, start: number, end: number, forId: boolean): Buffer {
+    const len = end - start;
+    if (!forId || len > TAIL_BYTES) {
+      // Off Node's shared pool: a kept small Buffer would keep its whole 8 KiB slab alive.
+      const own = Buffer.allocUnsafeSlow(len);
+      buf.copy(own, 0, start, end);
+      return own;
+    }
+    if (this.nextTail >= TAILS_KEPT) {
+      this.tailsById.clear();
+      this.nextTail = 0;
+    }
+    const at = this.nextTail++ * TAIL_BYTES;
+    buf.copy(this.tailBlock, at, start, end);
+    return this.tailBlock.subarray(at, at + len);
   }
 
   /** The session segment of the request just scanned into `parts`. */

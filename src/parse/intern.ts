@@ -27,11 +27,20 @@ export function hashBytes(buf: Uint8Array, start: number, end: number, hash = 0x
 /** Makes the value for a key's bytes: a plain function, so that a lookup allocates no closure. */
 export type Make<T> = (buf: Buffer, start: number, end: number, start2: number, end2: number) => T;
 
+/** Bytes of a key kept in the slot's own place; a longer key gets a Buffer of its own. */
+const KEY_BYTES = 64;
+
 export class Interner<T> {
   private readonly hashes = new Uint32Array(SLOTS);
-  /** Length of the first part of each slot's key. */
+  /** Length of the first part of each slot's key, and of all of it (-1: empty). */
   private readonly firstLengths = new Int32Array(SLOTS).fill(-1);
-  private readonly keys: (Buffer | null)[] = new Array(SLOTS).fill(null);
+  private readonly lengths = new Int32Array(SLOTS).fill(-1);
+  /**
+   * Short keys live in one block, KEY_BYTES a slot: a log of a million request ids makes
+   * no allocation per id here (a small Buffer each would fragment the process's memory).
+   */
+  private readonly block = Buffer.allocUnsafeSlow(SLOTS * KEY_BYTES);
+  private readonly long: (Buffer | null)[] = new Array(SLOTS).fill(null);
   private readonly values: (T | undefined)[] = new Array(SLOTS);
 
   /**
@@ -41,27 +50,30 @@ export class Interner<T> {
   get(buf: Buffer, start: number, end: number, make: Make<T>, start2 = 0, end2 = 0): T {
     const h = end2 > start2 ? hashBytes(buf, start2, end2, hashBytes(buf, start, end) ^ 0xff) : hashBytes(buf, start, end);
     const slot = h & MASK;
-    const key = this.keys[slot];
     const len1 = end - start;
-    if (
-      this.hashes[slot] === h &&
-      this.firstLengths[slot] === len1 &&
-      key !== null &&
-      key.length === len1 + (end2 - start2) &&
-      sameBytes(buf, start, end, key, 0) &&
-      sameBytes(buf, start2, end2, key, len1)
-    ) {
-      return this.values[slot] as T;
+    const len = len1 + (end2 - start2);
+    if (this.hashes[slot] === h && this.firstLengths[slot] === len1 && this.lengths[slot] === len) {
+      const key = len <= KEY_BYTES ? this.block : (this.long[slot] as Buffer);
+      const at = len <= KEY_BYTES ? slot * KEY_BYTES : 0;
+      if (sameBytes(buf, start, end, key, at) && sameBytes(buf, start2, end2, key, at + len1)) return this.values[slot] as T;
     }
-    // Not from Node's shared pool: a small Buffer kept from it keeps its whole 8 KiB slab
-    // alive, and slots live long.
-    const stored = Buffer.allocUnsafeSlow(len1 + (end2 - start2));
-    buf.copy(stored, 0, start, end);
-    if (end2 > start2) buf.copy(stored, len1, start2, end2);
+    let key: Buffer;
+    let at: number;
+    if (len <= KEY_BYTES) {
+      key = this.block;
+      at = slot * KEY_BYTES;
+      this.long[slot] = null;
+    } else {
+      // Off Node's shared pool: a kept small Buffer would keep its whole 8 KiB slab alive.
+      key = this.long[slot] = Buffer.allocUnsafeSlow(len);
+      at = 0;
+    }
+    buf.copy(key, at, start, end);
+    if (end2 > start2) buf.copy(key, at + len1, start2, end2);
     const value = make(buf, start, end, start2, end2);
     this.hashes[slot] = h;
     this.firstLengths[slot] = len1;
-    this.keys[slot] = stored;
+    this.lengths[slot] = len;
     this.values[slot] = value;
     return value;
   }
