@@ -15,7 +15,7 @@ import { RULE_IDS, severities, type RuleId } from '../analyse/rules.js';
 import type { Violation } from '../analyse/violation.js';
 import { InputError } from '../errors.js';
 import { reason } from '../input/source.js';
-import { SCHEMA_VERSION } from '../report/json.js';
+import { SCHEMA_VERSION, summaryDocument, violationObject } from '../report/json.js';
 import { jsonText } from '../report/json-text.js';
 import { repoPaths } from '../report/paths.js';
 import type { ReportContext } from '../report/reporter.js';
@@ -23,29 +23,11 @@ import type { Io } from '../io.js';
 import { exitStatus } from './status.js';
 import { checkOutputs, openOutput, type Output, type OutputSpec } from './outputs.js';
 
-/** The summary of SPEC §5, as a report holds it. */
-export interface ReportSummary {
-  files: number;
-  lines: number;
-  entries: number;
-  dbErrors: number;
-  otherEntries: number;
-  malformedEntries: number;
-  requestIds: number;
-  refreshLookups: { local: number; remote: number };
-  refreshPairs: number;
-  violations: { error: number; warning: number };
-  truncatedEntries: number;
-}
+/** The summary of SPEC §5, as a report holds it: the shape json.ts writes. */
+export type ReportSummary = ReturnType<typeof summaryDocument>['summary'];
 
-interface JsonViolation {
-  rule: RuleId;
-  severity: 'error' | 'warning';
-  file: string;
-  line: number;
-  requestId: string | null;
-  message: string;
-}
+/** A violation as a report holds it. */
+type JsonViolation = ReturnType<typeof violationObject>;
 
 /** One host's part of a fleet report. */
 export interface HostPart {
