@@ -1,7 +1,7 @@
 // A large regular file read by several threads. The file is cut into chunks at entry
-// starts (see chunk.ts). Workers parse their chunks into records; this thread parses a
-// share of the chunks itself and hands everything to the one analyser in chunk order,
-// so pairing, the watermark, `chronological` and every count come out exactly as from a
+// starts (see chunk.ts). Workers parse chunks into records; this thread parses the
+// chunks they do not take and hands everything to the one analyser in chunk order, so
+// pairing, the watermark, `chronological` and every count come out exactly as from a
 // single reading. Only a few chunks are in flight at once, so memory does not grow with
 // the file.
 
@@ -10,26 +10,31 @@ import { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
 import { newEntry } from '../parse/entry.js';
 import type { Feed } from '../feed.js';
-import { entryStartFrom } from './chunk.js';
-import type { ChunkJob, Recycle } from './worker.js';
-import { RecordReader, type RecordBatch } from './records.js';
+import { ChunkParser, entryStartFrom } from './chunk.js';
+import type { ChunkJob, Progress, Recycle } from './worker.js';
+import { RecordReader, RecordWriter, type RecordBatch } from './records.js';
 
 const MIN_CHUNK = 1 << 16;
 const MAX_CHUNK = 8 << 20;
 const BLOCK = 1 << 20;
+/** Who parses a chunk besides the workers (0, 1, …): this thread, straight into the feed when it reaches the chunk, or ahead of that into records. */
+export const HERE = -1;
+export const AHEAD = -2;
+const UNASSIGNED = -3;
 
 /** Chunk size for a file: several chunks a thread, none huge. */
 export function chunkSize(size: number, jobs: number): number {
   return Math.max(MIN_CHUNK, Math.min(MAX_CHUNK, Math.ceil(size / (jobs * 4))));
 }
 
-/**
- * Who parses chunk k: -1 for this thread, else a worker. This thread also analyses
- * everything, so in each round it takes one chunk and every worker two.
- */
-export function chunkOwner(k: number, workers: number): number {
-  const p = k % (1 + 2 * workers);
-  return p === 0 ? -1 : (p - 1) >> 1;
+/** Chunks a worker may hold unparsed: enough that it never waits for this thread. */
+export const BACKLOG = 2;
+
+/** The worker holding fewest unparsed chunks, or -1 when each holds BACKLOG. */
+export function freeWorker(held: readonly number[]): number {
+  let best = 0;
+  for (let w = 1; w < held.length; w++) if (held[w] < held[best]) best = w;
+  return held[best] >= BACKLOG ? -1 : best;
 }
 
 type Answer = { chunk: number; batch: RecordBatch } | { chunk: number; error: string };
@@ -43,6 +48,8 @@ export async function readInParallel(
   feed: Feed,
   signal: AbortSignal,
   onRead?: (bytes: number) => void,
+  /** Who parses each chunk, fixed (tests give every kind of owner its turn); else decided as reading goes. */
+  plan?: (chunk: number) => number,
 ): Promise<void> {
   const chunk = chunkSize(size, jobs);
   const chunks = Math.max(1, Math.ceil(size / chunk));
@@ -63,32 +70,66 @@ export async function readInParallel(
     }
     return w;
   };
-  for (const w of workers) {
+  workers.forEach((w) => {
     w.on('message', (a: Answer) => answerFor(a.chunk).resolve(a));
     w.on('error', (err) => {
       for (const [k, pending] of waiting) pending.resolve({ chunk: k, error: err.message });
     });
-  }
-  // A worker is given its chunks in order, so it numbers its strings in the order this
-  // thread reads them back.
+  });
+  // Who parses a chunk is decided late. This thread also analyses everything, so a fixed
+  // share would leave one side idle. Each worker is kept BACKLOG chunks ahead; a chunk no
+  // worker has taken when this thread reaches it is parsed here, straight into the feed;
+  // and while this thread would wait for a worker, it parses the next chunk nobody has
+  // taken into records of its own, read in turn. Workers faster than the analysis so get
+  // every chunk, and slower ones are helped exactly as much as they lag. Progress is read
+  // from shared memory: a thread busy parsing does not see messages until it waits.
+  const given = workers.map(() => 0);
+  const parsed = new Int32Array(new SharedArrayBuffer(4 * workerCount));
+  workers.forEach((w, i) => w.postMessage({ progress: parsed, index: i } satisfies Progress));
+  const owners = new Int16Array(chunks).fill(UNASSIGNED);
+  /** For a worker's chunk, its place in that worker's sequence (1-based). */
+  const places = new Int32Array(chunks);
+  const workerDone = (k: number) => Atomics.load(parsed, owners[k]) >= places[k];
+  // Parsed chunks wait in memory until read: none more than `ahead` chunks past the one at hand.
   const ahead = 6 * workerCount;
-  let dispatched = 0;
-  const dispatch = (upTo: number) => {
-    for (; dispatched < Math.min(upTo, chunks); dispatched++) {
-      const owner = chunkOwner(dispatched, workerCount);
-      if (owner < 0) continue;
-      const job: ChunkJob = { chunk: dispatched, path, from: dispatched * chunk, to: (dispatched + 1) * chunk, size };
-      answerFor(dispatched);
+  let next = 0;
+  // A worker is given its chunks in order, so it numbers its strings in the order this
+  // thread reads them back; the same holds for this thread's own records.
+  const topUp = (k: number) => {
+    for (; next < Math.min(chunks, k + ahead); next++) {
+      const owner = plan ? plan(next) : freeWorker(given.map((g, i) => g - Atomics.load(parsed, i)));
+      if (plan && owner < 0) {
+        owners[next] = owner;
+        continue;
+      }
+      if (owner < 0) return;
+      owners[next] = owner;
+      places[next] = ++given[owner];
+      const job: ChunkJob = { chunk: next, path, from: next * chunk, to: (next + 1) * chunk, size };
+      answerFor(next);
       workers[owner].postMessage(job);
     }
   };
+  const ownWriter = new RecordWriter();
+  const ownParser = new ChunkParser(ownWriter);
+  const ownReader = new RecordReader(newEntry());
+  const parsedAhead = new Map<number, RecordBatch>();
   const block = Buffer.allocUnsafe(BLOCK);
   let lineBase = 0;
+  const readBatch = (batch: RecordBatch, reader: RecordReader) => {
+    reader.read(batch, feed.fileIndex, lineBase, feed.parsed);
+    feed.parsed.countLines(batch.lines);
+    lineBase += batch.lines;
+  };
   try {
     for (let k = 0; k < chunks && !signal.aborted; k++) {
-      dispatch(k + ahead);
-      const owner = chunkOwner(k, workerCount);
-      if (owner < 0) {
+      if (owners[k] === UNASSIGNED && plan === undefined) {
+        owners[k] = HERE;
+        next = k + 1;
+      }
+      topUp(k);
+      const owner = owners[k];
+      if (owner === HERE) {
         const start = entryStartFrom(fd, k * chunk, size);
         const end = (k + 1) * chunk >= size ? size : entryStartFrom(fd, (k + 1) * chunk, size);
         feed.end(lineBase);
@@ -99,14 +140,23 @@ export async function readInParallel(
           pos += n;
         }
         lineBase += feed.end();
+      } else if (owner === AHEAD) {
+        const batch = parsedAhead.get(k) ?? ownParser.parse(fd, k * chunk, (k + 1) * chunk, size);
+        parsedAhead.delete(k);
+        readBatch(batch, ownReader);
+        ownWriter.recycle(batch.instants, batch.ints);
       } else {
+        while (!workerDone(k) && next < Math.min(chunks, k + ahead)) {
+          const j = next++;
+          owners[j] = AHEAD;
+          parsedAhead.set(j, ownParser.parse(fd, j * chunk, (j + 1) * chunk, size));
+          topUp(k);
+        }
         const answer = await answerFor(k).promise;
         waiting.delete(k);
         if ('error' in answer) throw new InputError(`cannot read ${path}: ${answer.error}`);
         const { batch } = answer;
-        readers[owner].read(batch, feed.fileIndex, lineBase, feed.parsed);
-        feed.parsed.countLines(batch.lines);
-        lineBase += batch.lines;
+        readBatch(batch, readers[owner]);
         const back: Recycle = { instants: batch.instants, ints: batch.ints };
         workers[owner].postMessage(back, [batch.instants.buffer as ArrayBuffer, batch.ints.buffer as ArrayBuffer]);
       }

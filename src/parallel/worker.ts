@@ -13,6 +13,12 @@ export interface ChunkJob {
   size: number;
 }
 
+/** Where a worker counts the chunks it has parsed, for the thread that gives them out. */
+export interface Progress {
+  progress: Int32Array;
+  index: number;
+}
+
 /** Arrays of a batch that has been read, sent back to be filled again. */
 export interface Recycle {
   instants: Float64Array;
@@ -22,11 +28,16 @@ export interface Recycle {
 const writer = new RecordWriter();
 const parser = new ChunkParser(writer);
 let open: { path: string; fd: number } | null = null;
+let progress: Progress | null = null;
 
-parentPort!.on('message', (job: ChunkJob | Recycle | 'close') => {
+parentPort!.on('message', (job: ChunkJob | Recycle | Progress | 'close') => {
   if (job === 'close') {
     if (open !== null) closeSync(open.fd);
     parentPort!.close();
+    return;
+  }
+  if ('progress' in job) {
+    progress = job;
     return;
   }
   if ('instants' in job) {
@@ -39,6 +50,7 @@ parentPort!.on('message', (job: ChunkJob | Recycle | 'close') => {
       open = { path: job.path, fd: openSync(job.path, 'r') };
     }
     const batch = parser.parse(open.fd, job.from, job.to, job.size);
+    if (progress !== null) Atomics.add(progress.progress, progress.index, 1);
     parentPort!.postMessage({ chunk: job.chunk, batch }, [batch.instants.buffer as ArrayBuffer, batch.ints.buffer as ArrayBuffer]);
   } catch (err) {
     parentPort!.postMessage({ chunk: job.chunk, error: (err as NodeJS.ErrnoException).code ?? (err as Error).message });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entryStartFrom } from '../../src/parallel/chunk.js';
-import { chunkOwner, chunkSize } from '../../src/parallel/read.js';
+import { BACKLOG, chunkSize, freeWorker } from '../../src/parallel/read.js';
 import { RecordReader, RecordWriter } from '../../src/parallel/records.js';
 import { EntryReader, newEntry, type Entry } from '../../src/parse/entry.js';
 import { Assembler } from '../../src/parse/assembler.js';
@@ -68,9 +68,13 @@ describe('entryStartFrom', () => {
 });
 
 describe('chunk plan', () => {
-  it('gives this thread one chunk and each worker two in every round', () => {
-    expect(Array.from({ length: 7 }, (_, k) => chunkOwner(k, 1))).toEqual([-1, 0, 0, -1, 0, 0, -1]);
-    expect(Array.from({ length: 6 }, (_, k) => chunkOwner(k, 2))).toEqual([-1, 0, 0, 1, 1, -1]);
+  it('gives a chunk to the worker holding fewest, and to none while each holds BACKLOG', () => {
+    expect(freeWorker([0])).toBe(0);
+    expect(freeWorker([BACKLOG - 1])).toBe(0);
+    expect(freeWorker([BACKLOG])).toBe(-1);
+    expect(freeWorker([1, 0])).toBe(1);
+    expect(freeWorker([BACKLOG, BACKLOG - 1])).toBe(1);
+    expect(freeWorker([BACKLOG, BACKLOG])).toBe(-1);
   });
 
   it('keeps chunks between 64 KiB and 8 MiB', () => {

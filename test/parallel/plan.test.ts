@@ -1,0 +1,74 @@
+// Whoever parses a chunk — a worker, this thread straight into the feed, or this thread
+// ahead into records — the analyser sees the same entries. Which one does is decided by
+// timing, so the test fixes the plan and gives each kind of owner every position. The
+// modules come from dist/: a worker thread loads built JavaScript (npm test builds first).
+
+import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { imap, log, lookup, pair } from '../helpers.js';
+// @ts-expect-error built JavaScript, without declarations in the test project
+import { AHEAD, HERE, chunkSize, readInParallel } from '../../dist/parallel/read.js';
+// @ts-expect-error built JavaScript
+import { StreamChecker } from '../../dist/pipeline.js';
+// @ts-expect-error built JavaScript
+import { renderJson } from '../../dist/report/json.js';
+// @ts-expect-error built JavaScript
+import { severities } from '../../dist/analyse/rules.js';
+
+function clock(i: number): string {
+  const s = 36000 + Math.floor(i / 3);
+  return [Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, s % 60].map((n) => String(n).padStart(2, '0')).join(':');
+}
+
+function buildLog(): string {
+  const parts: string[] = [];
+  for (let i = 0, size = 0; size < 700_000; i++, size = parts.length * 200) {
+    const t = clock(i);
+    const id = `${(0x10000000 + (i % 500)).toString(16)}`;
+    if (i % 7 === 0) parts.push(imap(t, { id }));
+    else if (i % 13 === 0) parts.push(lookup(t, 'caldav_calendars', { id }), lookup(t, 'calendars', { id }));
+    else parts.push(...pair(t, { id }));
+  }
+  return log(...parts);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'webmail-log-plan-'));
+const path = join(dir, 'big.log');
+const text = buildLog();
+writeFileSync(path, text);
+
+async function report(jobs: number, plan?: (k: number) => number): Promise<string> {
+  const violations: unknown[] = [];
+  const checker = new StreamChecker({ pairWindow: 1, severities: severities({}) }, (v: unknown) => violations.push(v));
+  const feed = checker.addFile('big.log');
+  if (plan === undefined) {
+    feed.push(Buffer.from(text));
+    feed.end();
+  } else {
+    const fd = openSync(path, 'r');
+    try {
+      await readInParallel(path, fd, text.length, jobs, feed, new AbortController().signal, undefined, plan);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return [...renderJson(checker.finish(), violations, 'h')].join('');
+}
+
+describe('chunk owners', () => {
+  it('give the same report as one reading, in any mix', async () => {
+    const chunks = Math.ceil(text.length / chunkSize(text.length, 3));
+    expect(chunks).toBeGreaterThan(8);
+    const single = await report(1);
+    expect(JSON.parse(single).summary.violations.error).toBeGreaterThan(0);
+    const plans: [string, (k: number) => number][] = [
+      ['all here', () => HERE],
+      ['all ahead', () => AHEAD],
+      ['all workers', (k) => k % 2],
+      ['mixed', (k) => [HERE, 0, AHEAD, 1, AHEAD, HERE, 0, 0, AHEAD][k % 9]],
+    ];
+    for (const [name, plan] of plans) expect(await report(3, plan), name).toBe(single);
+  });
+});
