@@ -73,16 +73,51 @@ function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
 }
 
+/** `00` … `99`. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => pad(i, 2));
+
+/**
+ * The last day and zone written, as text: a report writes two stamps for each of a
+ * hundred thousand request ids, nearly all on a few days at one or two offsets.
+ */
+let lastDay = NaN;
+let lastDayText = '';
+let lastZoneOffset = NaN;
+let lastZoneNegative = false;
+let lastZoneText = '';
+
+function zoneText(offsetSeconds: number, negative: boolean): string {
+  if (offsetSeconds !== lastZoneOffset || negative !== lastZoneNegative) {
+    const abs = Math.abs(offsetSeconds);
+    const sign = negative || offsetSeconds < 0 ? '-' : '+';
+    lastZoneText = `${sign}${pad(Math.floor(abs / 3600), 2)}:${pad(Math.floor((abs % 3600) / 60), 2)}`;
+    // Offsets before standard time (local mean time) can have seconds; keep them rather than lie.
+    if (abs % 60 !== 0) lastZoneText += `:${pad(abs % 60, 2)}`;
+    lastZoneOffset = offsetSeconds;
+    lastZoneNegative = negative;
+  }
+  return lastZoneText;
+}
+
 /**
  * ISO 8601 for an instant shown at a UTC offset: `2026-11-21T10:00:07+01:00`.
  * `negative` keeps the sign of a written `-0000` (`-00:00`); never `Z`.
  */
 export function isoAt(instant: number, offsetSeconds: number, negative: boolean): string {
-  const t = civilFromSeconds(instant + offsetSeconds);
-  const abs = Math.abs(offsetSeconds);
-  const sign = negative || offsetSeconds < 0 ? '-' : '+';
-  let zone = `${sign}${pad(Math.floor(abs / 3600), 2)}:${pad(Math.floor((abs % 3600) / 60), 2)}`;
-  // Offsets before standard time (local mean time) can have seconds; keep them rather than lie.
-  if (abs % 60 !== 0) zone += `:${pad(abs % 60, 2)}`;
-  return `${pad(t.year, 4)}-${pad(t.month, 2)}-${pad(t.day, 2)}T${pad(t.hour, 2)}:${pad(t.minute, 2)}:${pad(t.second, 2)}${zone}`;
+  const local = instant + offsetSeconds;
+  const days = Math.floor(local / 86400);
+  const rest = local - days * 86400;
+  if (!Number.isInteger(rest)) {
+    const t = civilFromSeconds(local);
+    return `${pad(t.year, 4)}-${pad(t.month, 2)}-${pad(t.day, 2)}T${pad(t.hour, 2)}:${pad(t.minute, 2)}:${pad(t.second, 2)}${zoneText(offsetSeconds, negative)}`;
+  }
+  if (days !== lastDay) {
+    const t = civilFromSeconds(days * 86400);
+    lastDayText = `${pad(t.year, 4)}-${pad(t.month, 2)}-${pad(t.day, 2)}T`;
+    lastDay = days;
+  }
+  const hour = Math.floor(rest / 3600);
+  const minute = Math.floor((rest - hour * 3600) / 60);
+  const second = rest - hour * 3600 - minute * 60;
+  return lastDayText + TWO_DIGITS[hour] + ':' + TWO_DIGITS[minute] + ':' + TWO_DIGITS[second] + zoneText(offsetSeconds, negative);
 }

@@ -5,6 +5,7 @@ import type { Violation } from '../analyse/violation.js';
 import { boundText, type Selection } from '../analyse/selection.js';
 import { jsonText } from './json-text.js';
 import type { Reporter } from './reporter.js';
+import { rowText } from './row-text.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -56,17 +57,20 @@ export function violationObject(f: Violation) {
 const LIST = '\u0000list\u0000';
 
 /**
- * A list at the document's first level, as JSON.stringify(doc, null, 2) writes it, one
- * element at a time: a log's hundred thousand request ids never make one string.
+ * A list at the document's first level, as JSON.stringify(doc, null, 2) writes it (or
+ * flat), one element at a time: a log's hundred thousand request ids never make one string.
  */
-function* listText<T>(items: Iterable<T>, each: (item: T) => unknown, indent = true): Generator<string> {
+function* listText<T>(items: Iterable<T>, text: (item: T, indent: boolean) => string, indent = true): Generator<string> {
   let first = true;
   for (const item of items) {
-    if (indent) yield (first ? '[\n    ' : ',\n    ') + jsonText(each(item), 2).replace(/\n/g, '\n    ');
-    else yield (first ? '[' : ',') + jsonText(each(item));
+    yield (first ? (indent ? '[\n    ' : '[') : indent ? ',\n    ' : ',') + text(item, indent);
     first = false;
   }
   yield first ? '[]' : indent ? '\n  ]' : ']';
+}
+
+function violationText(v: Violation, indent: boolean): string {
+  return indent ? jsonText(violationObject(v), 2).replace(/\n/g, '\n    ') : jsonText(violationObject(v));
 }
 
 /** The summary as NDJSON's last line, in pieces: on a long follow it lists every request id. */
@@ -74,7 +78,7 @@ export function* summaryLine(s: Summary, host: string): Generator<string> {
   const doc = { type: 'summary', ...summaryDocument(s, host), requestIds: LIST };
   const [before, after] = jsonText(doc).split(JSON.stringify(LIST));
   yield before;
-  yield* listText(s.requestIds, (row) => row, false);
+  yield* listText(s.requestIds, rowText, false);
   yield after + '\n';
 }
 
@@ -83,9 +87,9 @@ export function* renderJson(s: Summary, violations: readonly Violation[], host: 
   const doc = { ...summaryDocument(s, host), requestIds: LIST, violations: LIST };
   const [beforeIds, beforeViolations, rest] = jsonText(doc, 2).split(JSON.stringify(LIST));
   yield beforeIds;
-  yield* listText(s.requestIds, (row) => row);
+  yield* listText(s.requestIds, rowText);
   yield beforeViolations;
-  yield* listText(violations, violationObject);
+  yield* listText(violations, violationText);
   yield rest + '\n';
 }
 

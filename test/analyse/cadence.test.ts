@@ -8,11 +8,18 @@ function clock(minutes: number): string {
 }
 
 describe('cadence', () => {
-  it('takes the median of a histogram, the mean of the two middle values for an even count', () => {
-    expect(median(new Map([[60, 3]]))).toBe(60);
-    expect(median(new Map([[60, 1], [62, 1]]))).toBe(61);
-    expect(median(new Map([[1, 1], [60, 2], [900, 1]]))).toBe(60);
-    expect(median(new Map())).toBeNull();
+  it('takes the median of the gaps, the mean of the two middle values for an even count', () => {
+    const medianOf = (...instants: number[]) => {
+      const t = new CadenceTracker();
+      for (const i of instants) t.add(i, 300);
+      return t.result().medianGapSeconds;
+    };
+    expect(medianOf(0, 60, 120, 180)).toBe(60);
+    expect(medianOf(0, 60, 122)).toBe(61);
+    expect(medianOf(0, 900, 960, 961, 1021)).toBe(60);
+    expect(medianOf(0, 1, 901, 961, 1021)).toBe(60);
+    expect(medianOf(0)).toBeNull();
+    expect(median([])).toBeNull();
   });
 
   it('tracks gaps between refreshes and reports the ones over the limit', () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { civilFromSeconds, daysFromCivil, daysInMonth, isLeapYear, isoAt, monthNumber } from '../../src/parse/calendar.js';
 
@@ -44,5 +45,29 @@ describe('calendar', () => {
     expect(isoAt(instant, 0, false)).toBe('2026-11-21T09:00:07+00:00');
     expect(isoAt(instant, 0, true)).toBe('2026-11-21T09:00:07-00:00');
     expect(isoAt(instant, -(9 * 3600 + 30 * 60), true)).toBe('2026-11-20T23:30:07-09:30');
+  });
+
+  it('writes each stamp as the civil time says, whatever stamps came before (its cache of days and zones)', () => {
+    const pad = (n: number, w: number) => String(n).padStart(w, '0');
+    const reference = (instant: number, offset: number, negative: boolean) => {
+      const t = civilFromSeconds(instant + offset);
+      const abs = Math.abs(offset);
+      const zone = `${negative || offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 3600), 2)}:${pad(Math.floor((abs % 3600) / 60), 2)}${abs % 60 ? `:${pad(abs % 60, 2)}` : ''}`;
+      return `${pad(t.year, 4)}-${pad(t.month, 2)}-${pad(t.day, 2)}T${pad(t.hour, 2)}:${pad(t.minute, 2)}:${pad(t.second, 2)}${zone}`;
+    };
+    const stamp = fc.record({
+      // Years 1000 to 9999, on a few days (the cache's case) and anywhere.
+      instant: fc.oneof(fc.integer({ min: -30610224000, max: 253402300799 }), fc.integer({ min: 1793574000, max: 1793574000 + 3 * 86400 })),
+      offset: fc.oneof(fc.constantFrom(0, 3600, -18000, 19800), fc.integer({ min: -50400, max: 50400 })),
+      negative: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(stamp, { minLength: 1, maxLength: 20 }), (stamps) => {
+        for (const { instant, offset, negative } of stamps) {
+          const n = offset === 0 ? negative : offset < 0;
+          expect(isoAt(instant, offset, n)).toBe(reference(instant, offset, n));
+        }
+      }),
+    );
   });
 });
