@@ -110,16 +110,24 @@ export class IdState extends CadenceTracker {
   }
 
   row(): RequestIdRow {
-    return {
-      id: this.id,
-      sessionSegments: this.selectedSegments ?? this.segments(),
-      entries: this.entries,
-      refreshPairs: this.refreshPairs,
-      first: isoAt(this.firstInstant, this.firstOffset, this.firstNegative),
-      last: isoAt(this.lastInstant, this.lastOffset, this.lastNegative),
-      refreshCadence: this.result(),
-    };
+    return rowOf(
+      this.id,
+      this.selectedSegments ?? this.segments(),
+      this.entries,
+      this.refreshPairs,
+      [this.firstInstant, this.firstOffset, this.firstNegative],
+      [this.lastInstant, this.lastOffset, this.lastNegative],
+      this.result(),
+    );
   }
+}
+
+/** A moment as kept: instant, offset and the sign written. */
+type Kept = [instant: number, offset: number, negative: boolean];
+
+/** The report's row of a request id, from what is kept of it (as an IdState or packed). */
+export function rowOf(id: string, sessionSegments: string[], entries: number, refreshPairs: number, first: Kept, last: Kept, refreshCadence: Cadence): RequestIdRow {
+  return { id, sessionSegments, entries, refreshPairs, first: isoAt(...first), last: isoAt(...last), refreshCadence };
 }
 
 /**

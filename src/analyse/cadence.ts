@@ -90,8 +90,13 @@ export class CadenceTracker extends Slot {
   }
 
   result(): Cadence {
-    return { refreshes: this.count, medianGapSeconds: median(this.histogram ?? []), longestGapSeconds: this.longest < 0 ? null : this.longest };
+    return cadenceOf(this.count, this.longest, this.histogram ?? []);
   }
+}
+
+/** A cadence from what a tracker keeps: its count, longest gap (-1: none) and histogram. */
+export function cadenceOf(count: number, longest: number, histogram: readonly number[]): Cadence {
+  return { refreshes: count, medianGapSeconds: median(histogram), longestGapSeconds: longest < 0 ? null : longest };
 }
 
 /**

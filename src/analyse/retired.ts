@@ -4,7 +4,8 @@
 // bytes or so instead of a few hundred in objects, and unpacked, exactly as it was, if
 // it comes back. The report reads packed ids in place.
 
-import { IdState, type RequestIdRow } from './aggregates.js';
+import { IdState, rowOf, type RequestIdRow } from './aggregates.js';
+import { cadenceOf } from './cadence.js';
 
 const EMPTY = -1;
 /** A place whose id came back (unpacked): probing goes on past it. */
@@ -86,6 +87,17 @@ class Cursor {
   putStrs(v: readonly string[] | null): void {
     this.putUint(v === null ? 0 : v.length + 1);
     for (const x of v ?? []) this.putStr(x);
+  }
+
+  /** Past a string, without making it. */
+  skipStr(): void {
+    const n = this.uint();
+    this.at += n;
+  }
+
+  /** Past a list of strings, without making them. */
+  skipStrs(): void {
+    for (let n = this.uint(); n > 1; n--) this.skipStr();
   }
 
   strs(): string[] | null {
@@ -206,16 +218,38 @@ export class RetiredIds {
   diagnosedAt(offset: number): number {
     const c = this.cursor(offset);
     c.num();
-    c.str();
-    c.strs();
-    c.strs();
+    c.skipStr();
+    c.skipStrs();
+    c.skipStrs();
     c.num();
     c.num();
     return c.num();
   }
 
+  /**
+   * The report's row of a packed state, read in place: what unpack and IdState.row()
+   * would make, without making the state (a report lists a hundred thousand).
+   */
   rowAt(offset: number): RequestIdRow {
-    return this.unpack(offset).state.row();
+    const c = this.cursor(offset);
+    c.num();
+    const id = c.str();
+    const segments = c.strs() ?? [];
+    const selected = c.strs();
+    const entries = c.num();
+    const refreshPairs = c.num();
+    c.num();
+    const firstInstant = c.num();
+    const firstOffset = c.num();
+    const negatives = c.num();
+    const lastInstant = firstInstant + c.num();
+    const lastOffset = c.num();
+    const count = c.num();
+    c.num();
+    const longest = c.num();
+    const h: number[] = [];
+    for (let n = c.num(); n > 0; n--) h.push(c.num());
+    return rowOf(id, selected ?? segments, entries, refreshPairs, [firstInstant, firstOffset, (negatives & 1) !== 0], [lastInstant, lastOffset, (negatives & 2) !== 0], cadenceOf(count, longest, h));
   }
 
   unpack(offset: number): { state: IdState; order: number } {

@@ -20,3 +20,10 @@ describe('version', () => {
     expect(VERSION).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
   });
 });
+
+describe('jsonText of a string', () => {
+  it('is JSON.stringify\'s for plain and other strings alike', () => {
+    const strings = ['', 'a08ff49b', 'cpsess0123456789', '2026-11-01T01:00:00+01:00', 'say "hi"', 'back\\slash', 'tab\there', '\u007f', 'ü', '\ud800', 'x'.repeat(300), ' !#[]~'];
+    for (const s of strings) expect(jsonText(s), JSON.stringify(s)).toBe(JSON.stringify(s).replace('\u007f', '\\u007f'));
+  });
+});
