@@ -3,7 +3,7 @@
 // end, because the query before it may hold parentheses, ` in ` and newlines (SPEC §1).
 // Positions are written into a reused Parts object: nothing is allocated per entry.
 
-import { ascii, indexIn, isDigit, isSpace, isUpper, lastIndexIn, matchAt } from './bytes.js';
+import { ascii, isDigit, isSpace, isUpper, lastIndexIn, matchAt } from './bytes.js';
 
 /** A body starting so is a DB Error, well-shaped or not (SPEC §1: `DB Error:x` is a malformed one). */
 const DB_ERROR = ascii('DB Error:');
@@ -132,7 +132,14 @@ export function scanDbHead(buf: Uint8Array, at: number, end: number, p: Parts): 
     messageEnd = i;
     queryStart = i + SQL_QUERY.length;
   } else {
-    messageEnd = indexIn(buf, SPACE_SQL_QUERY, i, end);
+    // The first ` (SQL Query: `, found by its `(`: a message has few of those and many spaces.
+    messageEnd = -1;
+    for (let j = i + 1, last = end - SQL_QUERY.length; j <= last; j++) {
+      if (buf[j] === 0x28 /* ( */ && buf[j - 1] === 0x20 && matchAt(buf, j, end, SQL_QUERY)) {
+        messageEnd = j - 1;
+        break;
+      }
+    }
     if (messageEnd < 0) return false;
     queryStart = messageEnd + SPACE_SQL_QUERY.length;
   }

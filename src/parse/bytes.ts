@@ -25,15 +25,6 @@ export function matchAt(buf: Uint8Array, at: number, to: number, pattern: Uint8A
   return true;
 }
 
-/** First index in [from, to) where `pattern` stands wholly inside the range, or -1. */
-export function indexIn(buf: Uint8Array, pattern: Uint8Array, from: number, to: number): number {
-  const first = pattern[0];
-  for (let i = from, last = to - pattern.length; i <= last; i++) {
-    if (buf[i] === first && matchAt(buf, i, to, pattern)) return i;
-  }
-  return -1;
-}
-
 /** Last index in [from, at] where `pattern` starts (it may run past `at`), or -1. */
 export function lastIndexIn(buf: Uint8Array, pattern: Uint8Array, from: number, at: number, to: number): number {
   const first = pattern[0];
@@ -48,5 +39,13 @@ export function sameBytes(buf: Uint8Array, start: number, end: number, key: Uint
   const len = end - start;
   if (keyStart + len > key.length) return false;
   for (let i = 0; i < len; i++) if (buf[start + i] !== key[keyStart + i]) return false;
+  return true;
+}
+
+/** Whether [end - key.length, end) of buf equals key, compared from the end (where two tails of a session differ). */
+export function endsWith(buf: Uint8Array, end: number, key: Uint8Array): boolean {
+  const n = key.length;
+  if (n > end) return false;
+  for (let i = n - 1, j = end - 1; i >= 0; i--, j--) if (buf[j] !== key[i]) return false;
   return true;
 }
