@@ -71,6 +71,7 @@ export interface Stamp {
  * number, so most stamps cost no calendar arithmetic.
  */
 export class StampReader {
+  /** The last valid date's bytes as a number (day, month letters, year), and its day number. */
   private lastDateKey = -1;
   private lastDays = 0;
 
@@ -81,16 +82,16 @@ export class StampReader {
   read(buf: Buffer, start: number, close: number, out: Stamp): boolean {
     const b = start;
     const day = num2(buf, b + 1);
-    const month = monthNumberAt(buf, b + 4);
     const year = num2(buf, b + 8) * 100 + num2(buf, b + 10);
     const hour = num2(buf, b + 13);
     const minute = num2(buf, b + 16);
     const second = num2(buf, b + 19);
-    if (month === 0 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
-      return false;
-    }
-    const dateKey = (year * 16 + month) * 32 + day;
+    if (hour > 23 || minute > 59 || second > 59) return false;
+    // The month's three letters, as they are: a date seen last time needs no lookup.
+    const dateKey = ((year * 100 + day) * 0x1000000) + ((buf[b + 4] << 16) | (buf[b + 5] << 8) | buf[b + 6]);
     if (dateKey !== this.lastDateKey) {
+      const month = monthNumberAt(buf, b + 4);
+      if (month === 0 || day < 1 || day > daysInMonth(year, month)) return false;
       this.lastDateKey = dateKey;
       this.lastDays = daysFromCivil(year, month, day);
     }
