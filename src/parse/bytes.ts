@@ -33,19 +33,3 @@ export function lastIndexIn(buf: Uint8Array, pattern: Uint8Array, from: number, 
   }
   return -1;
 }
-
-/** Byte-for-byte equality of a range with a stored key. */
-export function sameBytes(buf: Uint8Array, start: number, end: number, key: Uint8Array, keyStart = 0): boolean {
-  const len = end - start;
-  if (keyStart + len > key.length) return false;
-  for (let i = 0; i < len; i++) if (buf[start + i] !== key[keyStart + i]) return false;
-  return true;
-}
-
-/** Whether [end - key.length, end) of buf equals key, compared from the end (where two tails of a session differ). */
-export function endsWith(buf: Uint8Array, end: number, key: Uint8Array): boolean {
-  const n = key.length;
-  if (n > end) return false;
-  for (let i = n - 1, j = end - 1; i >= 0; i--, j--) if (buf[j] !== key[i]) return false;
-  return true;
-}

@@ -104,9 +104,9 @@ export class EntryReader {
   /** The tail of the last DB error without a request id. */
   private tailWithoutId: Tail | null = null;
   private readonly parts = newParts();
-  private readonly ids = new Interner<string>();
-  private readonly segments = new Interner<string>();
-  private readonly signatures = new Interner<DbSignature>();
+  private readonly ids = new Interner<string>(utf8);
+  private readonly segments = new Interner<string>(latin1);
+  private readonly signatures = new Interner<DbSignature>(makeSignature);
   private readonly kinds = new KindNames();
   private readonly stamps = new StampReader();
   private readonly shared = newEntry();
@@ -135,7 +135,7 @@ export class EntryReader {
     let at = bodyStart(buf, close, firstLineEnd);
     const idClose = requestIdClose(buf, at, firstLineEnd);
     if (idClose >= 0) {
-      e.requestId = this.ids.get(buf, at + 1, idClose, utf8);
+      e.requestId = this.ids.get(buf, at + 1, idClose);
       at = idClose + 2;
     }
     // A malformed header: the entry takes part in nothing, and its body does not matter.
@@ -168,7 +168,7 @@ export class EntryReader {
       }
     }
     const t = tail as Tail;
-    e.signature = this.signatures.get(buf, parts.codeStart, parts.codeEnd, makeSignature, parts.messageStart, parts.messageEnd);
+    e.signature = this.signatures.get2(buf, parts.codeStart, parts.codeEnd, parts.messageStart, parts.messageEnd);
     e.segment = t.segment;
     e.request = t.request;
     if (t.request === RequestCode.Refresh) {
@@ -204,7 +204,7 @@ export class EntryReader {
   private segmentOf(buf: Buffer): string | null {
     const p = this.parts;
     const end = segmentEnd(buf, p.pathStart, p.pathEnd);
-    return end < 0 ? null : this.segments.get(buf, segmentStart(buf, p.pathStart, end), end, latin1);
+    return end < 0 ? null : this.segments.get(buf, segmentStart(buf, p.pathStart, end), end);
   }
 }
 

@@ -1,12 +1,11 @@
 // Strings made from bytes, once: a log repeats a few request ids, session segments and
 // DB error signatures millions of times, so the hot path looks the bytes up in a small
-// hash table and gets the same string back without decoding or allocating. A cache, not
+// hash table and gets the same value back without decoding or allocating. A cache, not
 // a set: a colliding slot is simply overwritten.
-
-import { sameBytes } from './bytes.js';
 
 const SLOTS = 4096;
 const MASK = SLOTS - 1;
+const FNV_PRIME = 0x01000193;
 
 /**
  * FNV-1a over a byte range's length and its first and last 8 bytes (all of a shorter
@@ -14,17 +13,20 @@ const MASK = SLOTS - 1;
  * hash only has to spread keys over slots: sampling keeps it O(1) for long keys.
  */
 export function hashBytes(buf: Uint8Array, start: number, end: number, hash = 0x811c9dc5): number {
-  let h = Math.imul(hash ^ (end - start), 0x01000193);
+  let h = Math.imul(hash ^ (end - start), FNV_PRIME);
   if (end - start <= 16) {
-    for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+    for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], FNV_PRIME);
   } else {
-    for (let i = start; i < start + 8; i++) h = Math.imul(h ^ buf[i], 0x01000193);
-    for (let i = end - 8; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+    for (let i = start; i < start + 8; i++) h = Math.imul(h ^ buf[i], FNV_PRIME);
+    for (let i = end - 8; i < end; i++) h = Math.imul(h ^ buf[i], FNV_PRIME);
   }
   return h >>> 0;
 }
 
-/** Makes the value for a key's bytes: a plain function, so that a lookup allocates no closure. */
+/**
+ * Makes the value for a key's bytes (a second part, for keys of two: empty otherwise).
+ * Given once, to the interner: each interner's call site then sees one function.
+ */
 export type Make<T> = (buf: Buffer, start: number, end: number, start2: number, end2: number) => T;
 
 /** Bytes of a key kept in the slot's own place; a longer key gets a Buffer of its own. */
@@ -41,22 +43,58 @@ export class Interner<T> {
    */
   private readonly block = Buffer.allocUnsafeSlow(SLOTS * KEY_BYTES);
   private readonly long: (Buffer | null)[] = new Array(SLOTS).fill(null);
-  private readonly values: (T | undefined)[] = new Array(SLOTS);
+  private readonly values: (T | undefined)[] = new Array(SLOTS).fill(undefined);
 
-  /**
-   * The value for the bytes [start, end) (and [start2, end2), when given, as a second
-   * part of the key): the stored one, or the one `make` makes, stored for next time.
-   */
-  get(buf: Buffer, start: number, end: number, make: Make<T>, start2 = 0, end2 = 0): T {
-    const h = end2 > start2 ? hashBytes(buf, start2, end2, hashBytes(buf, start, end) ^ 0xff) : hashBytes(buf, start, end);
+  constructor(private readonly make: Make<T>) {}
+
+  /** The value for the bytes [start, end): the stored one, or a new one, stored for next time. */
+  get(buf: Buffer, start: number, end: number): T {
+    const h = hashBytes(buf, start, end);
+    const slot = h & MASK;
+    const len = end - start;
+    if (this.hashes[slot] === h && this.lengths[slot] === len && this.firstLengths[slot] === len) {
+      const key = len <= KEY_BYTES ? this.block : (this.long[slot] as Buffer);
+      let k = len <= KEY_BYTES ? slot * KEY_BYTES : 0;
+      let i = start;
+      while (i < end && buf[i] === key[k]) {
+        i++;
+        k++;
+      }
+      if (i === end) return this.values[slot] as T;
+    }
+    return this.store(buf, start, end, end, end, h);
+  }
+
+  /** The same for a key of two parts, [start, end) and [start2, end2). */
+  get2(buf: Buffer, start: number, end: number, start2: number, end2: number): T {
+    const h = hashBytes(buf, start2, end2, hashBytes(buf, start, end) ^ 0xff);
     const slot = h & MASK;
     const len1 = end - start;
     const len = len1 + (end2 - start2);
-    if (this.hashes[slot] === h && this.firstLengths[slot] === len1 && this.lengths[slot] === len) {
+    if (this.hashes[slot] === h && this.lengths[slot] === len && this.firstLengths[slot] === len1) {
       const key = len <= KEY_BYTES ? this.block : (this.long[slot] as Buffer);
-      const at = len <= KEY_BYTES ? slot * KEY_BYTES : 0;
-      if (sameBytes(buf, start, end, key, at) && sameBytes(buf, start2, end2, key, at + len1)) return this.values[slot] as T;
+      let k = len <= KEY_BYTES ? slot * KEY_BYTES : 0;
+      let i = start;
+      while (i < end && buf[i] === key[k]) {
+        i++;
+        k++;
+      }
+      if (i === end) {
+        i = start2;
+        while (i < end2 && buf[i] === key[k]) {
+          i++;
+          k++;
+        }
+        if (i === end2) return this.values[slot] as T;
+      }
     }
+    return this.store(buf, start, end, start2, end2, h);
+  }
+
+  private store(buf: Buffer, start: number, end: number, start2: number, end2: number, h: number): T {
+    const slot = h & MASK;
+    const len1 = end - start;
+    const len = len1 + (end2 - start2);
     let key: Buffer;
     let at: number;
     if (len <= KEY_BYTES) {
@@ -70,7 +108,7 @@ export class Interner<T> {
     }
     buf.copy(key, at, start, end);
     if (end2 > start2) buf.copy(key, at + len1, start2, end2);
-    const value = make(buf, start, end, start2, end2);
+    const value = this.make(buf, start, end, start2, end2);
     this.hashes[slot] = h;
     this.firstLengths[slot] = len1;
     this.lengths[slot] = len;
