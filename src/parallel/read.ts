@@ -146,7 +146,7 @@ export async function readInParallel(
         readBatch(batch, ownReader);
         ownWriter.recycle(batch.instants, batch.ints);
       } else {
-        while (!workerDone(k) && next < Math.min(chunks, k + ahead)) {
+        while (!workerDone(k) && next < Math.min(chunks, k + ahead) && !signal.aborted) {
           const j = next++;
           owners[j] = AHEAD;
           parsedAhead.set(j, ownParser.parse(fd, j * chunk, (j + 1) * chunk, size));
