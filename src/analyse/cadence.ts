@@ -67,7 +67,10 @@ export class CadenceTracker extends Slot {
     if (lo < h.length && Math.floor(h[lo] / COUNT_BITS) === gap) {
       if (h[lo] % COUNT_BITS < COUNT_BITS - 1) h[lo]++;
     } else {
-      h.splice(lo, 0, gap * COUNT_BITS + 1);
+      // Shifted by hand: splice would make an array of the removed (none) on every call.
+      h.push(0);
+      for (let i = h.length - 1; i > lo; i--) h[i] = h[i - 1];
+      h[lo] = gap * COUNT_BITS + 1;
     }
   }
 

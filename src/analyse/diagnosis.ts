@@ -130,17 +130,25 @@ export class DiagnosisCollector {
     return t;
   }
 
+  /**
+   * The tallies a signature counts in, for one kind of request. A method of its own: the
+   * closure it makes would cost `entry`, which runs for every entry, a context each call.
+   */
+  private talliesFor(s: DbSignature, request: RequestCode): Tally[] {
+    return signatureTags(s, request).map(([id, backend]) => {
+      const t = this.tally(id);
+      if (backend !== null) t.backends.add(backend);
+      return t;
+    });
+  }
+
   /** A well-formed entry that is selected, and the state of its request id (null: none). */
   entry(e: Entry, id: IdState | null): void {
     const s = e.signature;
     if (s !== null) {
       let byRequest = this.talliesOf.get(s);
       if (byRequest === undefined) this.talliesOf.set(s, (byRequest = []));
-      const tallies = (byRequest[e.request] ??= signatureTags(s, e.request).map(([id, backend]) => {
-        const t = this.tally(id);
-        if (backend !== null) t.backends.add(backend);
-        return t;
-      }));
+      const tallies = (byRequest[e.request] ??= this.talliesFor(s, e.request));
       for (let i = 0; i < tallies.length; i++) tallies[i].add(e, id);
       return;
     }

@@ -87,7 +87,10 @@ const latin1 = (buf: Buffer, start: number, end: number) => buf.toString('latin1
  * entry ending with the same bytes reuses it after one comparison instead of a parse.
  */
 interface Tail {
+  /** Where its bytes are: bytes [at, at + length) of `bytes` (the block, or a Buffer of its own). */
   bytes: Buffer;
+  at: number;
+  length: number;
   request: RequestCode;
   segment: string | null;
 }
@@ -100,6 +103,8 @@ interface Tail {
 export class EntryReader {
   private readonly tailsById = new Map<string, Tail>();
   private readonly tailBlock = Buffer.allocUnsafeSlow(TAILS_KEPT * TAIL_BYTES);
+  /** The block's places, made once and taken in turn: a new tail allocates nothing. */
+  private readonly tailPlaces: Tail[] = Array.from({ length: TAILS_KEPT }, (_, i) => ({ bytes: this.tailBlock, at: i * TAIL_BYTES, length: 0, request: RequestCode.None, segment: null }));
   private nextTail = 0;
   /** The tail of the last DB error without a request id. */
   private tailWithoutId: Tail | null = null;
@@ -152,15 +157,12 @@ export class EntryReader {
     }
     if (!scanDbHead(buf, at, end, parts)) return shapeless(e, buf, at, end);
     let tail = e.requestId !== null ? this.tailsById.get(e.requestId) : this.tailWithoutId;
-    const known = tail !== undefined && tail !== null ? tail.bytes.length : -1;
-    if (known < 0 || end - known < parts.queryStart || buf.compare(tail!.bytes, 0, known, end - known, end) !== 0) {
+    const known = tail !== undefined && tail !== null ? tail.length : -1;
+    if (known < 0 || end - known < parts.queryStart || buf.compare(tail!.bytes, tail!.at, tail!.at + known, end - known, end) !== 0) {
       if (!scanDbTail(buf, at, end, parts)) return shapeless(e, buf, at, end);
-      const bytes = this.keepTail(buf, parts.queryEnd, end, e.requestId !== null);
-      tail = {
-        bytes,
-        request: requestCodeAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd),
-        segment: this.segmentOf(buf),
-      };
+      tail = this.keepTail(buf, parts.queryEnd, end, e.requestId !== null);
+      tail.request = requestCodeAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd);
+      tail.segment = this.segmentOf(buf);
       if (e.requestId !== null) {
         this.tailsById.set(e.requestId, tail);
       } else {
@@ -172,32 +174,33 @@ export class EntryReader {
     e.segment = t.segment;
     e.request = t.request;
     if (t.request === RequestCode.Refresh) {
-      e.side = e.signature.tableSide ?? sideOfTable(tableAfterFrom(decode(buf, parts.queryStart, end - t.bytes.length)));
+      e.side = e.signature.tableSide ?? sideOfTable(tableAfterFrom(decode(buf, parts.queryStart, end - t.length)));
     }
     return e;
   }
 
   /**
-   * A copy of a tail's bytes, kept while the cache holds it. Tails of request ids live in
-   * one block, TAIL_BYTES a place, taken in turn; the cache is a cache of the sessions at
-   * hand, not a record of every id, and starts afresh when the block is used up. So a log
-   * of a million sessions makes no allocation per session here.
+   * A place for a tail, its bytes copied in. Tails of request ids live in one block,
+   * TAIL_BYTES a place, taken in turn; the cache is a cache of the sessions at hand, not a
+   * record of every id, and starts afresh when the block is used up. So a log of a million
+   * sessions makes no allocation per session here.
    */
-  private keepTail(buf: Buffer, start: number, end: number, forId: boolean): Buffer {
+  private keepTail(buf: Buffer, start: number, end: number, forId: boolean): Tail {
     const len = end - start;
     if (!forId || len > TAIL_BYTES) {
       // Off Node's shared pool: a kept small Buffer would keep its whole 8 KiB slab alive.
       const own = Buffer.allocUnsafeSlow(len);
       buf.copy(own, 0, start, end);
-      return own;
+      return { bytes: own, at: 0, length: len, request: RequestCode.None, segment: null };
     }
     if (this.nextTail >= TAILS_KEPT) {
       this.tailsById.clear();
       this.nextTail = 0;
     }
-    const at = this.nextTail++ * TAIL_BYTES;
-    buf.copy(this.tailBlock, at, start, end);
-    return this.tailBlock.subarray(at, at + len);
+    const place = this.tailPlaces[this.nextTail++];
+    buf.copy(this.tailBlock, place.at, start, end);
+    place.length = len;
+    return place;
   }
 
   /** The session segment of the request just scanned into `parts`. */

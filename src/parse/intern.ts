@@ -20,7 +20,8 @@ export function hashBytes(buf: Uint8Array, start: number, end: number, hash = 0x
     for (let i = start; i < start + 8; i++) h = Math.imul(h ^ buf[i], FNV_PRIME);
     for (let i = end - 8; i < end; i++) h = Math.imul(h ^ buf[i], FNV_PRIME);
   }
-  return h >>> 0;
+  // 30 bits: a small integer to V8, so that returning it allocates nothing.
+  return h & 0x3fffffff;
 }
 
 /**
