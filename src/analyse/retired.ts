@@ -24,7 +24,7 @@ function hashId(id: string): number {
  */
 class Cursor {
   constructor(
-    readonly buf: Buffer,
+    public buf: Buffer,
     public at: number,
   ) {}
 
@@ -121,6 +121,8 @@ const BLOCK = 1 << BLOCK_BITS;
 
 export class RetiredIds {
   private readonly blocks: Buffer[] = [];
+  /** The cursor of cursor(): no call holds it past its return. */
+  private readonly at = new Cursor(Buffer.alloc(0), 0);
   /** Bytes used of the last block. */
   private used = BLOCK;
   /** Open addressing: each place holds a packed state's offset, EMPTY or GONE. */
@@ -135,7 +137,11 @@ export class RetiredIds {
 
   /** A cursor at a packed state's place: its block, and its offset there. */
   private cursor(place: number): Cursor {
-    return new Cursor(this.blocks[place >>> BLOCK_BITS], place & (BLOCK - 1));
+    // One cursor, moved: every packed id is read for the report, some many times.
+    const c = this.at;
+    c.buf = this.blocks[place >>> BLOCK_BITS];
+    c.at = place & (BLOCK - 1);
+    return c;
   }
 
   /** Packs `s` (its place in the report's order is `order`); returns where it is. */
