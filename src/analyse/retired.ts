@@ -14,7 +14,7 @@ const GONE = -2;
 function hashId(id: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return h | 0;
 }
 
 /**
@@ -125,8 +125,10 @@ export class RetiredIds {
   private readonly at = new Cursor(Buffer.alloc(0), 0);
   /** Bytes used of the last block. */
   private used = BLOCK;
-  /** Open addressing: each place holds a packed state's offset, EMPTY or GONE. */
+  /** Open addressing: each place holds a packed state's offset, EMPTY or GONE... */
   private table = new Int32Array(1024).fill(EMPTY);
+  /** ...and its id's hash: a probe unpacks only an id whose hash is the one sought. */
+  private hashes = new Int32Array(1024);
   private count = 0;
   /** Places left GONE: they end no probe, so they count against the load too. */
   private gone = 0;
@@ -188,23 +190,27 @@ export class RetiredIds {
     while (this.table[i] >= 0) i = (i + 1) & mask;
     if (this.table[i] === GONE) this.gone--;
     this.table[i] = offset;
+    this.hashes[i] = hash;
   }
 
   /** A new table without the GONE places, twice as large when the live ones need it. */
   private rehash(): void {
     const old = this.table;
+    const oldHashes = this.hashes;
     const size = (this.count + 1) * 2 > old.length ? old.length * 2 : old.length;
     this.table = new Int32Array(size).fill(EMPTY);
+    this.hashes = new Int32Array(size);
     this.gone = 0;
-    for (const offset of old) if (offset >= 0) this.place(hashId(this.idAt(offset)), offset);
+    for (let i = 0; i < old.length; i++) if (old[i] >= 0) this.place(oldHashes[i], old[i]);
   }
 
   /** The packed state of `id`, unpacked and forgotten here, with its place in the order; or null. */
   take(id: string): { state: IdState; order: number } | null {
     const mask = this.table.length - 1;
-    for (let i = hashId(id) & mask; this.table[i] !== EMPTY; i = (i + 1) & mask) {
+    const h = hashId(id);
+    for (let i = h & mask; this.table[i] !== EMPTY; i = (i + 1) & mask) {
       const offset = this.table[i];
-      if (offset >= 0 && this.idAt(offset) === id) {
+      if (offset >= 0 && this.hashes[i] === h && this.idAt(offset) === id) {
         this.table[i] = GONE;
         this.gone++;
         this.count--;
