@@ -71,6 +71,16 @@ class Cursor {
   }
 
   putStr(v: string): void {
+    // Ids and segments are short ASCII: their length is one varint byte, their chars their bytes.
+    if (v.length < 0x80) {
+      let i = 0;
+      while (i < v.length && v.charCodeAt(i) < 0x80) i++;
+      if (i === v.length) {
+        this.buf[this.at++] = v.length;
+        for (let k = 0; k < v.length; k++) this.buf[this.at++] = v.charCodeAt(k);
+        return;
+      }
+    }
     const bytes = Buffer.byteLength(v, 'utf8');
     this.putUint(bytes);
     this.at += this.buf.write(v, this.at, 'utf8');
@@ -111,8 +121,13 @@ class Cursor {
 
 /** Bytes a state takes packed, at the most: 17 a number (a tag and 8 bytes), strings at 3 bytes a char. */
 function packedSize(s: IdState): number {
-  const strs = (v: string[] | null) => 8 + (v === null ? 0 : v.reduce((n, x) => n + 8 + 3 * x.length, 0));
-  return 17 + (8 + 3 * s.id.length) + strs(s.segments()) + strs(s.selectedSegments) + 17 * (13 + s.gapHistogram().length);
+  return 17 + (8 + 3 * s.id.length) + strsSize(s.segments()) + strsSize(s.selectedSegments) + 17 * (13 + s.gapHistogram().length);
+}
+
+function strsSize(v: readonly string[] | null): number {
+  let n = 8;
+  if (v !== null) for (const x of v) n += 8 + 3 * x.length;
+  return n;
 }
 
 /** Packed states live in blocks of 1 MiB (none spans two): no doubling, no copy as they grow. */
