@@ -375,11 +375,12 @@ export class Analyser {
   private retireIdle(): void {
     this.entriesSinceRetiring = 0;
     if (this.ids.size <= this.retire.keep) return;
-    for (const [id, s] of this.ids) {
+    // Values, not [id, state] pairs: a pair would be made for each of thousands of ids.
+    for (const s of this.ids.values()) {
       if (s.pending !== null || s === this.lastIdState || (s.order >= 0 && s.order < REFRESH_ROWS) || this.now - s.seenAt <= this.retire.afterSeconds) continue;
       const at = this.retired.put(s, s.order);
       if (s.order >= 0) this.idOrder[s.order] = at;
-      this.ids.delete(id);
+      this.ids.delete(s.id);
     }
   }
 

@@ -96,7 +96,7 @@ class Cursor {
   /** A list of strings, or null (length 0 is written as 1, null as 0). */
   putStrs(v: readonly string[] | null): void {
     this.putUint(v === null ? 0 : v.length + 1);
-    for (const x of v ?? []) this.putStr(x);
+    if (v !== null) for (let i = 0; i < v.length; i++) this.putStr(v[i]);
   }
 
   /** Past a string, without making it. */
@@ -184,13 +184,14 @@ export class RetiredIds {
     c.putNum((s.firstNegative ? 1 : 0) | (s.lastNegative ? 2 : 0));
     c.putNum(s.lastInstant - s.firstInstant);
     c.putNum(s.lastOffset);
-    const [count, last, longest] = s.cadenceState();
-    c.putNum(count);
-    c.putNum(last - s.firstInstant);
-    c.putNum(longest);
+    // Indexed, not destructured or iterated: those make iterator objects, and ids are packed by the hundred thousand.
+    const cadence = s.cadenceState();
+    c.putNum(cadence[0]);
+    c.putNum(cadence[1] - s.firstInstant);
+    c.putNum(cadence[2]);
     const h = s.gapHistogram();
     c.putNum(h.length);
-    for (const v of h) c.putNum(v);
+    for (let i = 0; i < h.length; i++) c.putNum(h[i]);
     this.used = c.at;
     // At most three quarters of the places taken or GONE: a probe always meets an EMPTY.
     if ((this.count + this.gone + 1) * 4 > this.table.length * 3) this.rehash();
