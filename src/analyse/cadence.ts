@@ -109,17 +109,19 @@ export function cadenceOf(count: number, longest: number, histogram: readonly nu
  */
 export function median(histogram: readonly number[]): number | null {
   let total = 0;
-  for (const packed of histogram) total += packed % COUNT_BITS;
+  for (let i = 0; i < histogram.length; i++) total += histogram[i] % COUNT_BITS;
   if (total === 0) return null;
-  const nth = (k: number) => {
-    let seen = 0;
-    for (const packed of histogram) {
-      seen += packed % COUNT_BITS;
-      if (seen > k) return Math.floor(packed / COUNT_BITS);
-    }
-    return Math.floor(histogram[histogram.length - 1] / COUNT_BITS);
-  };
-  return total % 2 === 1 ? nth((total - 1) / 2) : (nth(total / 2 - 1) + nth(total / 2)) / 2;
+  return total % 2 === 1 ? nthGap(histogram, (total - 1) / 2) : (nthGap(histogram, total / 2 - 1) + nthGap(histogram, total / 2)) / 2;
+}
+
+/** The k-th gap (0-based) of a packed histogram, in order. Indexed loops: no iterator objects. */
+function nthGap(histogram: readonly number[], k: number): number {
+  let seen = 0;
+  for (let i = 0; i < histogram.length; i++) {
+    seen += histogram[i] % COUNT_BITS;
+    if (seen > k) return Math.floor(histogram[i] / COUNT_BITS);
+  }
+  return Math.floor(histogram[histogram.length - 1] / COUNT_BITS);
 }
 
 export function gapNote(requestId: string, from: number, seconds: number, offset: number, negative: boolean, describe: (s: number) => string): GapNote {
