@@ -130,6 +130,28 @@ function strsSize(v: readonly string[] | null): number {
   return n;
 }
 
+/** What a packed state holds, as read back (see RetiredIds.read). */
+interface Fields {
+  order: number;
+  id: string;
+  segments: string[] | null;
+  selected: string[] | null;
+  entries: number;
+  refreshPairs: number;
+  diagnosed: number;
+  firstInstant: number;
+  firstOffset: number;
+  firstNegative: boolean;
+  lastInstant: number;
+  lastOffset: number;
+  lastNegative: boolean;
+  /** The cadence: refreshes, the last one, the longest gap and the gap histogram. */
+  count: number;
+  last: number;
+  longest: number;
+  histogram: number[];
+}
+
 /** Packed states live in blocks of 1 MiB (none spans two): no doubling, no copy as they grow. */
 const BLOCK_BITS = 20;
 const BLOCK = 1 << BLOCK_BITS;
@@ -138,6 +160,8 @@ export class RetiredIds {
   private readonly blocks: Buffer[] = [];
   /** The cursor of cursor(): no call holds it past its return. */
   private readonly at = new Cursor(Buffer.alloc(0), 0);
+  /** The record of read(): no call holds it past its return. */
+  private readonly fields: Fields = { order: 0, id: '', segments: null, selected: null, entries: 0, refreshPairs: 0, diagnosed: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, histogram: [] };
   /** Bytes used of the last block. */
   private used = BLOCK;
   /** Open addressing: each place holds a packed state's offset, EMPTY or GONE... */
@@ -259,49 +283,55 @@ export class RetiredIds {
    * would make, without making the state (a report lists a hundred thousand).
    */
   rowAt(offset: number): RequestIdRow {
-    const c = this.cursor(offset);
-    c.num();
-    const id = c.str();
-    const segments = c.strs() ?? [];
-    const selected = c.strs();
-    const entries = c.num();
-    const refreshPairs = c.num();
-    c.num();
-    const firstInstant = c.num();
-    const firstOffset = c.num();
-    const negatives = c.num();
-    const lastInstant = firstInstant + c.num();
-    const lastOffset = c.num();
-    const count = c.num();
-    c.num();
-    const longest = c.num();
-    const h: number[] = [];
-    for (let n = c.num(); n > 0; n--) h.push(c.num());
-    return rowOf(id, selected ?? segments, entries, refreshPairs, [firstInstant, firstOffset, (negatives & 1) !== 0], [lastInstant, lastOffset, (negatives & 2) !== 0], cadenceOf(count, longest, h));
+    const f = this.read(offset);
+    const first: [number, number, boolean] = [f.firstInstant, f.firstOffset, f.firstNegative];
+    const last: [number, number, boolean] = [f.lastInstant, f.lastOffset, f.lastNegative];
+    return rowOf(f.id, f.selected ?? f.segments ?? [], f.entries, f.refreshPairs, first, last, cadenceOf(f.count, f.longest, f.histogram));
   }
 
   unpack(offset: number): { state: IdState; order: number } {
+    const f = this.read(offset);
+    const s = new IdState(f.id);
+    for (const seg of f.segments ?? []) s.addSegment(seg);
+    s.selectedSegments = f.selected;
+    s.entries = f.entries;
+    s.refreshPairs = f.refreshPairs;
+    s.diagnosed = f.diagnosed;
+    s.firstInstant = f.firstInstant;
+    s.firstOffset = f.firstOffset;
+    s.firstNegative = f.firstNegative;
+    s.lastInstant = f.lastInstant;
+    s.lastOffset = f.lastOffset;
+    s.lastNegative = f.lastNegative;
+    s.restoreCadence(f.count, f.last, f.longest, f.histogram);
+    return { state: s, order: f.order };
+  }
+
+  /** A packed state's fields, in the order put() writes them, into one reused record. */
+  private read(offset: number): Fields {
     const c = this.cursor(offset);
-    const order = c.num();
-    const s = new IdState(c.str());
-    for (const seg of c.strs() ?? []) s.addSegment(seg);
-    s.selectedSegments = c.strs();
-    s.entries = c.num();
-    s.refreshPairs = c.num();
-    s.diagnosed = c.num();
-    s.firstInstant = c.num();
-    s.firstOffset = c.num();
+    const f = this.fields;
+    f.order = c.num();
+    f.id = c.str();
+    f.segments = c.strs();
+    f.selected = c.strs();
+    f.entries = c.num();
+    f.refreshPairs = c.num();
+    f.diagnosed = c.num();
+    f.firstInstant = c.num();
+    f.firstOffset = c.num();
     const negatives = c.num();
-    s.firstNegative = (negatives & 1) !== 0;
-    s.lastNegative = (negatives & 2) !== 0;
-    s.lastInstant = s.firstInstant + c.num();
-    s.lastOffset = c.num();
-    const count = c.num();
-    const last = s.firstInstant + c.num();
-    const longest = c.num();
-    const h: number[] = [];
-    for (let n = c.num(); n > 0; n--) h.push(c.num());
-    s.restoreCadence(count, last, longest, h);
-    return { state: s, order };
+    f.firstNegative = (negatives & 1) !== 0;
+    f.lastNegative = (negatives & 2) !== 0;
+    f.lastInstant = f.firstInstant + c.num();
+    f.lastOffset = c.num();
+    f.count = c.num();
+    f.last = f.firstInstant + c.num();
+    f.longest = c.num();
+    // A new array: the state or the row keeps it.
+    f.histogram = [];
+    for (let n = c.num(); n > 0; n--) f.histogram.push(c.num());
+    return f;
   }
 }
+

@@ -86,6 +86,11 @@ let lastZoneOffset = NaN;
 let lastZoneNegative = false;
 let lastZoneText = '';
 
+/** `2026-11-21T`: the date part of an ISO stamp. */
+function dateText(t: CivilTime): string {
+  return `${pad(t.year, 4)}-${pad(t.month, 2)}-${pad(t.day, 2)}T`;
+}
+
 function zoneText(offsetSeconds: number, negative: boolean): string {
   if (offsetSeconds !== lastZoneOffset || negative !== lastZoneNegative) {
     const abs = Math.abs(offsetSeconds);
@@ -109,11 +114,10 @@ export function isoAt(instant: number, offsetSeconds: number, negative: boolean)
   const rest = local - days * 86400;
   if (!Number.isInteger(rest)) {
     const t = civilFromSeconds(local);
-    return `${pad(t.year, 4)}-${pad(t.month, 2)}-${pad(t.day, 2)}T${pad(t.hour, 2)}:${pad(t.minute, 2)}:${pad(t.second, 2)}${zoneText(offsetSeconds, negative)}`;
+    return `${dateText(t)}${pad(t.hour, 2)}:${pad(t.minute, 2)}:${pad(t.second, 2)}${zoneText(offsetSeconds, negative)}`;
   }
   if (days !== lastDay) {
-    const t = civilFromSeconds(days * 86400);
-    lastDayText = `${pad(t.year, 4)}-${pad(t.month, 2)}-${pad(t.day, 2)}T`;
+    lastDayText = dateText(civilFromSeconds(days * 86400));
     lastDay = days;
   }
   const hour = Math.floor(rest / 3600);
