@@ -1,10 +1,17 @@
 // What the program reads and writes besides its arguments; tests replace it.
 
+import { once } from 'node:events';
 import { stdinIsLive, stdinIsReadable } from './input/source.js';
 import { onInterrupt } from './process.js';
 
 export interface Io {
   out(text: string): void;
+  /**
+   * Resolves once what out() wrote has mostly left the process. A pipe takes 64 KiB at a
+   * time and Node queues the rest: a report of 40 MB, written without waiting, was held
+   * whole in memory (40 MB more peak RSS). Absent: nothing to wait for.
+   */
+  outDrained?(): Promise<void>;
   err(text: string): void;
   stdinIsTTY: boolean;
   /** stdin is a pipe, a socket or a file: something to read when no input is named. */
@@ -23,6 +30,10 @@ export interface Io {
 export function processIo(): Io {
   return {
     out: (text) => void process.stdout.write(text),
+    // `once` rejects if stdout fails meanwhile (EPIPE is handled in process.ts).
+    outDrained: async () => {
+      if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain');
+    },
     err: (text) => void process.stderr.write(text),
     stdinIsTTY: process.stdin.isTTY === true,
     stdinIsReadable: stdinIsReadable(),

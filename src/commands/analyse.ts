@@ -73,7 +73,11 @@ function shownPerRule(violations: readonly Violation[], cap: number): Violation[
 }
 
 /** Pieces of a report gathered into writes of about 64 KiB: few system calls, no whole copy. */
-function writeReport(out: Output, report: string | Iterable<string>): void {
+/**
+ * A report, in pieces of 64 KiB, each once the one before has left the process: a report
+ * listing 100,000 request ids is never held whole, not even in stdout's queue.
+ */
+async function writeReport(out: Output, report: string | Iterable<string>): Promise<void> {
   if (typeof report === 'string') {
     out.write(report);
     return;
@@ -87,6 +91,7 @@ function writeReport(out: Output, report: string | Iterable<string>): void {
       out.write(pending.join(''));
       pending = [];
       size = 0;
+      await out.drained();
     }
   }
   if (size > 0) out.write(pending.join(''));
@@ -102,7 +107,7 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
   let server: MetricsServer | null = null;
   let complete = false;
   try {
-    for (const spec of o.outputs) outputs.push(openOutput(spec, io.out, live));
+    for (const spec of o.outputs) outputs.push(openOutput(spec, io, live));
     const severities = withDefaults(o.rules);
     const settingsFor = (out: Output): ReportSettings => ({
       severities,
@@ -162,9 +167,9 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
     // The lines a violation points at, read again for the reports that show them (HTML).
     const excerpts = o.outputs.some((spec) => spec.format === 'html') ? await readExcerpts(summary.files, shownPerRule(violations, VIOLATIONS_SHOWN)) : null;
     const excerpt = excerpts === null ? undefined : (v: Violation) => excerpts.get(`${v.fileIndex}:${v.line}`) ?? [];
-    outputs.forEach((out, i) => {
+    for (const [i, out] of outputs.entries()) {
       const ctx = { ...settings[i], summary, violations, streamed: out.streams, run, excerpt };
-      writeReport(out, out.reporter.end(ctx));
+      await writeReport(out, out.reporter.end(ctx));
       for (const beside of out.reporter.beside?.(ctx) ?? []) {
         try {
           appendFileSync(beside.path, beside.text);
@@ -172,7 +177,7 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
           throw new OutputError(`cannot write ${beside.what} ${beside.path}: ${writeReason(err)}`);
         }
       }
-    });
+    }
     complete = true;
     if (inputError !== null) throw inputError;
     return exitStatus(summary.violations, o, io);

@@ -226,7 +226,7 @@ export function merge(o: MergeOptions, io: Io): number {
   const outputs: Output[] = [];
   let complete = false;
   try {
-    for (const spec of o.outputs) outputs.push(openOutput(spec, io.out, false));
+    for (const spec of o.outputs) outputs.push(openOutput(spec, io, false));
     for (const out of outputs) {
       if (out.spec.format === 'json') {
         out.write(fleetJson(parts));

@@ -4,6 +4,7 @@
 
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { OutputError, UsageError } from '../errors.js';
+import type { Io } from '../io.js';
 import { FORMATS, isFormat, REPORTERS, type Format } from '../report/registry.js';
 import type { Reporter } from '../report/reporter.js';
 import { didYouMean } from '../suggest.js';
@@ -70,14 +71,18 @@ export interface Output {
   reporter: Reporter;
   streams: boolean;
   write(text: string): void;
+  /** Resolves when what was written has left the process (at once for a file: written synchronously). */
+  drained(): Promise<void>;
   /** Done: `complete` false when the run failed before the report was whole. */
   close(complete?: boolean): void;
 }
 
-export function openOutput(spec: OutputSpec, stdout: (text: string) => void, live: boolean): Output {
+const written = () => Promise.resolve();
+
+export function openOutput(spec: OutputSpec, io: Pick<Io, 'out' | 'outDrained'>, live: boolean): Output {
   const reporter = REPORTERS[spec.format];
   const streams = reporter.violation !== undefined && (reporter.streams?.(live, spec.path === null) ?? false);
-  if (spec.path === null) return { spec, reporter, streams, write: stdout, close: () => {} };
+  if (spec.path === null) return { spec, reporter, streams, write: io.out, drained: io.outDrained ?? written, close: () => {} };
   const path = spec.path;
   // An atomic report is written beside its file, then renamed over it.
   const temp = reporter.atomic ? `${path}.${process.pid}.tmp` : path;
@@ -98,6 +103,7 @@ export function openOutput(spec: OutputSpec, stdout: (text: string) => void, liv
         throw new OutputError(`cannot write ${path}: ${writeReason(err)}`);
       }
     },
+    drained: written,
     close: (complete = true) => {
       closeSync(fd);
       if (temp === path) return;

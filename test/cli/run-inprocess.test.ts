@@ -78,3 +78,40 @@ describe('progress bar', () => {
     }
   });
 });
+
+describe('a long report to stdout', () => {
+  it('is written 64 KiB at a time, each piece once stdout has drained', async () => {
+    // 2,000 request ids: a JSON report of about 700 KB.
+    const lines: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const s = String(i % 60).padStart(2, '0');
+      lines.push(...pair(`10:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${s}`, { id: (0x10000000 + i).toString(16) }));
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'webmail-log-drain-'));
+    const path = join(dir, 'errors.log');
+    writeFileSync(path, log(...lines));
+    const written: number[] = [];
+    let waiting = false;
+    let waits = 0;
+    const fake = io({
+      out(text: string) {
+        // Nothing is written while a wait for drain is under way.
+        expect(waiting).toBe(false);
+        written.push(text.length);
+        fake.outText += text;
+      },
+      outDrained: async () => {
+        waiting = true;
+        waits++;
+        await new Promise((r) => setImmediate(r));
+        waiting = false;
+      },
+    });
+    expect(await run(['node', 'webmail-log', 'analyse', '--format', 'json', path], fake)).toBe(0);
+    expect(JSON.parse(fake.outText).requestIds).toHaveLength(2000);
+    // Pieces of 64 KiB and a row, then the document's tail (signatures, timeline) whole.
+    expect(written.length).toBeGreaterThan(5);
+    expect(waits).toBe(written.length - 1);
+    for (const n of written.slice(0, -2)) expect(n).toBeLessThan((1 << 16) + 1000);
+  });
+});
