@@ -126,15 +126,25 @@ const readInto = (fd: number, block: Buffer) =>
   new Promise<number>((resolve, reject) => read(fd, block, 0, block.length, null, (err, n) => (err ? reject(err) : resolve(n))));
 
 /**
- * A file's blocks, each read into the same buffer once the one before is done with: a
- * read stream allocated 1 MiB a block and left them to the collector, and 30 MB of them
- * were alive at once on a 1 GB read. A file's read never waits long: no stop is needed.
+ * A file's blocks, read into two buffers in turn: the next block is read while the
+ * consumer works on this one, and a buffer is read into again only once its block is done
+ * with. A read stream allocated 1 MiB a block and left them to the collector (30 MB of
+ * them were alive at once on a 1 GB read); reading one block at a time left this thread
+ * idle 6 % of a run. A file's read never waits long: no stop is needed.
  */
 async function* fileBlocks(fd: number, close: boolean): AsyncGenerator<Buffer> {
-  const block = Buffer.allocUnsafeSlow(CHUNK);
+  const blocks = [Buffer.allocUnsafeSlow(CHUNK), Buffer.allocUnsafeSlow(CHUNK)];
+  let reading = readInto(fd, blocks[0]);
   try {
-    for (let n = await readInto(fd, block); n > 0; n = await readInto(fd, block)) yield block.subarray(0, n);
+    for (let i = 0; ; i ^= 1) {
+      const n = await reading;
+      if (n === 0) return;
+      reading = readInto(fd, blocks[i ^ 1]);
+      yield blocks[i].subarray(0, n);
+    }
   } finally {
+    // A read under way when the consumer stops is let finish before its file is closed.
+    await reading.catch(() => 0);
     if (close) closeSync(fd);
   }
 }
