@@ -72,10 +72,10 @@ function shownPerRule(violations: readonly Violation[], cap: number): Violation[
   });
 }
 
-/** Pieces of a report gathered into writes of about 64 KiB: few system calls, no whole copy. */
 /**
- * A report, in pieces of 64 KiB, each once the one before has left the process: a report
- * listing 100,000 request ids is never held whole, not even in stdout's queue.
+ * Pieces of a report gathered into writes of about 64 KiB (few system calls), each once
+ * the one before has left the process: a report listing 100,000 request ids is never
+ * held whole, not even in stdout's queue.
  */
 async function writeReport(out: Output, report: string | Iterable<string>): Promise<void> {
   if (typeof report === 'string') {

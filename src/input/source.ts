@@ -212,7 +212,7 @@ async function* decoded(name: string, raw: AsyncIterator<Buffer>, signal?: Abort
       done = true;
       break;
     }
-    // A copy: the next read may reuse the buffer.
+    // A copy: a later read may reuse the buffer.
     const chunk = Buffer.from(r.value);
     head.push(chunk);
     headLength += chunk.length;
@@ -224,7 +224,7 @@ async function* decoded(name: string, raw: AsyncIterator<Buffer>, signal?: Abort
     for (let r = await next(); !r.done; r = await next()) yield r.value;
     return;
   }
-  // Copies: gunzip queues what it is given, and a file's reads reuse one buffer.
+  // Copies: gunzip queues what it is given, and a file's reads reuse their buffers.
   const rest = async function* (): AsyncGenerator<Buffer> {
     yield first;
     if (done) return;
