@@ -47,7 +47,11 @@ export interface Entry {
 }
 
 export function newEntry(): Entry {
-  return { fileIndex: 0, line: 0, stamped: false, instant: 0, offset: 0, negative: false, problem: null, requestId: null, kind: 'text', signature: null, segment: null, side: Side.None, truncated: false, request: RequestCode.None, detail: null };
+  // `instant` starts as a double (NaN: none yet), as every instant it will hold is: made a
+  // small integer here, each Entry's shape changed on its first stamp, and with several
+  // Entries (the parallel reader's) the analyser's optimised code was thrown away for
+  // each: 44 deoptimisations on a 100 MB log instead of 30, about 8 % more CPU.
+  return { fileIndex: 0, line: 0, stamped: false, instant: NaN, offset: 0, negative: false, problem: null, requestId: null, kind: 'text', signature: null, segment: null, side: Side.None, truncated: false, request: RequestCode.None, detail: null };
 }
 
 /** Request ids whose last tail is kept: far more than the sessions open at once on a busy server. */
