@@ -37,6 +37,11 @@ export function freeWorker(held: readonly number[]): number {
   return held[best] >= BACKLOG ? -1 : best;
 }
 
+/** Unparsed chunks each worker holds; one not yet ready counts as full (BACKLOG), so it is given none. */
+export function held(given: readonly number[], parsed: Int32Array, ready: Int32Array): number[] {
+  return given.map((g, i) => (Atomics.load(ready, i) === 1 ? g - Atomics.load(parsed, i) : BACKLOG));
+}
+
 type Answer = { chunk: number; batch: RecordBatch } | { chunk: number; error: string };
 
 /** Reads `path` (a plain regular file of `size` bytes, open as `fd`) with `jobs` threads. */
@@ -85,7 +90,11 @@ export async function readInParallel(
   // from shared memory: a thread busy parsing does not see messages until it waits.
   const given = workers.map(() => 0);
   const parsed = new Int32Array(new SharedArrayBuffer(4 * workerCount));
-  workers.forEach((w, i) => w.postMessage({ progress: parsed, index: i } satisfies Progress));
+  // A worker takes 100-150 ms to start (it loads and compiles its modules): it is given
+  // chunks once it says it is ready, and this thread parses them meanwhile, rather than
+  // wait for the first chunk it gave away.
+  const ready = new Int32Array(new SharedArrayBuffer(4 * workerCount));
+  workers.forEach((w, i) => w.postMessage({ progress: parsed, ready, index: i } satisfies Progress));
   const owners = new Int16Array(chunks).fill(UNASSIGNED);
   /** For a worker's chunk, its place in that worker's sequence (1-based). */
   const places = new Int32Array(chunks);
@@ -97,7 +106,7 @@ export async function readInParallel(
   // thread reads them back; the same holds for this thread's own records.
   const topUp = (k: number) => {
     for (; next < Math.min(chunks, k + ahead); next++) {
-      const owner = plan ? plan(next) : freeWorker(given.map((g, i) => g - Atomics.load(parsed, i)));
+      const owner = plan ? plan(next) : freeWorker(held(given, parsed, ready));
       if (plan && owner < 0) {
         owners[next] = owner;
         continue;

@@ -13,9 +13,10 @@ export interface ChunkJob {
   size: number;
 }
 
-/** Where a worker counts the chunks it has parsed, for the thread that gives them out. */
+/** Where a worker counts the chunks it has parsed, and says it is ready, for the thread that gives them out. */
 export interface Progress {
   progress: Int32Array;
+  ready: Int32Array;
   index: number;
 }
 
@@ -38,6 +39,8 @@ parentPort!.on('message', (job: ChunkJob | Recycle | Progress | 'close') => {
   }
   if ('progress' in job) {
     progress = job;
+    // Heard only once this module and its imports are loaded: ready for chunks.
+    Atomics.store(job.ready, job.index, 1);
     return;
   }
   if ('instants' in job) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entryStartFrom } from '../../src/parallel/chunk.js';
-import { BACKLOG, chunkSize, freeWorker } from '../../src/parallel/read.js';
+import { BACKLOG, chunkSize, freeWorker, held } from '../../src/parallel/read.js';
 import { RecordReader, RecordWriter } from '../../src/parallel/records.js';
 import { EntryReader, newEntry, type Entry } from '../../src/parse/entry.js';
 import { Assembler } from '../../src/parse/assembler.js';
@@ -75,6 +75,15 @@ describe('chunk plan', () => {
     expect(freeWorker([1, 0])).toBe(1);
     expect(freeWorker([BACKLOG, BACKLOG - 1])).toBe(1);
     expect(freeWorker([BACKLOG, BACKLOG])).toBe(-1);
+  });
+
+  it('gives none to a worker until it says it is ready', () => {
+    const parsed = Int32Array.from([1, 0]);
+    // Worker 0 was given 3 chunks and parsed 1; worker 1 has not started.
+    expect(held([3, 0], parsed, Int32Array.from([1, 0]))).toEqual([2, BACKLOG]);
+    expect(freeWorker(held([3, 0], parsed, Int32Array.from([1, 0])))).toBe(0);
+    expect(freeWorker(held([0, 0], Int32Array.from([0, 0]), Int32Array.from([0, 0])))).toBe(-1);
+    expect(freeWorker(held([3, 0], parsed, Int32Array.from([1, 1])))).toBe(1);
   });
 
   it('keeps chunks between 64 KiB and 8 MiB', () => {
