@@ -1,5 +1,6 @@
 // The packed request ids: every state back exactly as it was, however many come and go.
 
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IdState } from '../../src/analyse/aggregates.js';
 import { RetiredIds } from '../../src/analyse/retired.js';
@@ -39,5 +40,39 @@ describe('RetiredIds', () => {
       expect(r.idAt(at)).toBe(state(i).id);
       expect(r.rowAt(at)).toEqual(state(i).row());
     }
+  });
+});
+
+describe('packed numbers', () => {
+  // Whole numbers around the places where the packing changes method (a byte, four
+  // bytes, 2^31, 2^53), fractions, and the numbers a state can hold that are not finite.
+  const whole = fc.oneof(
+    fc.integer({ min: 0, max: 300 }),
+    fc.integer({ min: (1 << 28) - 300, max: (1 << 28) + 300 }),
+    fc.integer({ min: 2 ** 31 - 300, max: 2 ** 31 + 300 }),
+    fc.integer({ min: 2 ** 51 - 300, max: 2 ** 51 + 300 }),
+    fc.maxSafeNat(),
+  );
+  // -0 comes back as 0: the same instant or offset.
+  const any = fc.oneof(whole, whole.map((n) => -n), fc.double(), fc.constantFrom(NaN, Infinity, -Infinity, 0.5, -(2 ** 60))).map((n) => (n === 0 ? 0 : n));
+
+  it('come back as they were packed, in every range', () => {
+    fc.assert(
+      fc.property(whole, any, any, any, whole, (entries, first, offset, last, pairs) => {
+        const r = new RetiredIds();
+        const s = new IdState('3fa9c2d1');
+        s.entries = entries;
+        s.refreshPairs = pairs;
+        s.firstInstant = first;
+        s.firstOffset = offset;
+        s.lastInstant = last;
+        r.put(s, entries);
+        const back = r.take('3fa9c2d1')!;
+        expect(back.order).toBe(entries);
+        expect([back.state.entries, back.state.refreshPairs, back.state.firstInstant, back.state.firstOffset]).toEqual([entries, pairs, first, offset]);
+        // The last instant is kept as a difference from the first: exact for whole seconds.
+        if (Number.isSafeInteger(first) && Number.isSafeInteger(last) && Number.isSafeInteger(last - first)) expect(back.state.lastInstant).toBe(last);
+      }),
+    );
   });
 });
