@@ -19,7 +19,7 @@ import { StreamChecker } from '../pipeline.js';
 import { repoPaths } from '../report/paths.js';
 import { Progress, PROGRESS_FROM, wantProgress } from '../report/progress.js';
 import type { ReportSettings } from '../report/reporter.js';
-import { serveMetrics, type MetricsServer } from './metrics-server.js';
+import type { MetricsServer } from './metrics-server.js';
 import { exitStatus } from './status.js';
 import { checkOutputs, openOutput, writeReason, type Output, type OutputSpec } from './outputs.js';
 
@@ -133,7 +133,8 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
       { pairWindow: o.pairWindow, severities, requestIdAlphabet: o.requestIdAlphabet, selection: o.selection, gapSeconds: o.gapSeconds },
       onViolation,
     );
-    if (o.metricsListen) server = await serveMetrics(o.metricsListen, () => checker.counts(), severities, logName);
+    // prom-client and node:http take 45-50 ms to load: only a run that serves metrics pays.
+    if (o.metricsListen) server = await (await import('./metrics-server.js')).serveMetrics(o.metricsListen, () => checker.counts(), severities, logName);
 
     const stop = new AbortController();
     const stopListening = io.onInterrupt(() => stop.abort());
