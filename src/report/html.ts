@@ -9,6 +9,7 @@ import type { Summary } from '../analyse/analyser.js';
 import { RULES } from '../analyse/rules.js';
 import { VERSION } from '../version.js';
 import type { Reporter, ReportContext } from './reporter.js';
+import { count as n } from './count.js';
 
 /** Rows and items shown at the most; the page says how many more there are, and how to get them. */
 const REQUEST_IDS_SHOWN = 10_000;
@@ -19,10 +20,6 @@ const NOTES_SHOWN = 100;
 /** Text for HTML: every character that could open or close markup or an attribute, escaped. */
 export function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd');
-}
-
-function n(v: number): string {
-  return v.toLocaleString('en-US');
 }
 
 function plural(count: number, word: string): string {

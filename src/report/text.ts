@@ -12,6 +12,7 @@ import { fitTable, type Cell } from './columns.js';
 import { escapeControls } from './escape.js';
 import type { Reporter, ReportSettings } from './reporter.js';
 import { wrap } from './wrap.js';
+import { count as n } from './count.js';
 
 /** What the text report reads of the settings. */
 export type TextOptions = Pick<ReportSettings, 'chalk' | 'all' | 'width' | 'severities' | 'requestIdAlphabet' | 'host'>;
@@ -20,10 +21,6 @@ export type TextOptions = Pick<ReportSettings, 'chalk' | 'all' | 'width' | 'seve
 export const VIOLATIONS_SHOWN = 10;
 const REQUEST_IDS_SHOWN = 20;
 const SIGNATURES_SHOWN = 10;
-
-function n(value: number): string {
-  return value.toLocaleString('en-US');
-}
 
 function plural(count: number, word: string): string {
   const many = word.endsWith('y') ? `${word.slice(0, -1)}ies` : `${word}s`;
