@@ -99,6 +99,85 @@ interface Tail {
   segment: string | null;
 }
 
+/** A DB error's body (all after its request id) that a request id wrote before, and what was read from it. */
+interface Body {
+  /** Where its bytes are in the block. */
+  at: number;
+  /** -1: none kept here. */
+  length: number;
+  signature: DbSignature | null;
+  segment: string | null;
+  request: RequestCode;
+  side: Side;
+}
+
+/** The last two bodies of one request id: a refresh writes two (local and remote-sync), and the next refresh the same two again. */
+interface BodyPair {
+  bodies: [Body, Body];
+  /** The one to replace next. */
+  older: 0 | 1;
+}
+
+/** Request ids whose last bodies are kept. */
+const BODY_IDS = 1024;
+/** Bytes of a body kept in the block: a longer one is read each time. */
+const BODY_BYTES = 384;
+
+/**
+ * Bodies of DB errors by request id. A session's refreshes repeat their two errors byte
+ * for byte, so an entry whose body matches one its id wrote before takes what was read
+ * from that one, after one comparison, instead of a reading of its head, tail and
+ * signature. Everything read from a body depends on its bytes alone. Bounded like the
+ * tails: one block, places taken in turn, all forgotten when it is used up.
+ */
+class KnownBodies {
+  private readonly byId = new Map<string, BodyPair>();
+  private readonly block = Buffer.allocUnsafeSlow(BODY_IDS * 2 * BODY_BYTES);
+  private readonly pairs: BodyPair[] = Array.from({ length: BODY_IDS }, (_, i) => ({
+    bodies: [newBody(2 * i * BODY_BYTES), newBody((2 * i + 1) * BODY_BYTES)],
+    older: 0,
+  }));
+  private next = 0;
+
+  /** The body of `id` with the bytes [start, end) of `buf`, or null. */
+  find(id: string, buf: Buffer, start: number, end: number): Body | null {
+    const pair = this.byId.get(id);
+    if (pair === undefined) return null;
+    const len = end - start;
+    const [a, b] = pair.bodies;
+    if (a.length === len && buf.compare(this.block, a.at, a.at + len, start, end) === 0) return a;
+    if (b.length === len && buf.compare(this.block, b.at, b.at + len, start, end) === 0) return b;
+    return null;
+  }
+
+  /** Keeps the body [start, end) of `id`, read as `e` says, in place of its older one. */
+  keep(id: string, buf: Buffer, start: number, end: number, e: Entry): void {
+    if (end - start > BODY_BYTES) return;
+    let pair = this.byId.get(id);
+    if (pair === undefined) {
+      if (this.next >= BODY_IDS) {
+        this.byId.clear();
+        this.next = 0;
+      }
+      pair = this.pairs[this.next++];
+      pair.bodies[0].length = pair.bodies[1].length = -1;
+      this.byId.set(id, pair);
+    }
+    const body = pair.bodies[pair.older];
+    pair.older = pair.older === 0 ? 1 : 0;
+    buf.copy(this.block, body.at, start, end);
+    body.length = end - start;
+    body.signature = e.signature;
+    body.segment = e.segment;
+    body.request = e.request;
+    body.side = e.side;
+  }
+}
+
+function newBody(at: number): Body {
+  return { at, length: -1, signature: null, segment: null, request: RequestCode.None, side: Side.None };
+}
+
 /**
  * Reads entries from their bytes. It keeps what makes that cheap (the strings made once
  * per distinct id, segment and DB error; each request id's last tail) for one stream of
@@ -110,6 +189,7 @@ export class EntryReader {
   /** The block's places, made once and taken in turn: a new tail allocates nothing. */
   private readonly tailPlaces: Tail[] = Array.from({ length: TAILS_KEPT }, (_, i) => ({ bytes: this.tailBlock, at: i * TAIL_BYTES, length: 0, request: RequestCode.None, segment: null }));
   private nextTail = 0;
+  private readonly bodies = new KnownBodies();
   /** The tail of the last DB error without a request id. */
   private tailWithoutId: Tail | null = null;
   private readonly parts = newParts();
@@ -150,6 +230,17 @@ export class EntryReader {
     // A malformed header: the entry takes part in nothing, and its body does not matter.
     if (e.problem !== null) return e;
     if (at > end) at = end;
+    if (e.requestId !== null) {
+      const seen = this.bodies.find(e.requestId, buf, at, end);
+      if (seen !== null) {
+        e.kind = 'DB';
+        e.signature = seen.signature;
+        e.segment = seen.segment;
+        e.request = seen.request;
+        e.side = seen.side;
+        return e;
+      }
+    }
     e.kind = kindAt(buf, at, end, this.kinds);
     if (e.kind !== 'DB') {
       if (scanRequest(buf, at, end, parts) >= 0) {
@@ -180,6 +271,7 @@ export class EntryReader {
     if (t.request === RequestCode.Refresh) {
       e.side = e.signature.tableSide ?? sideOfTable(tableAfterFrom(decode(buf, parts.queryStart, end - t.length)));
     }
+    if (e.requestId !== null) this.bodies.keep(e.requestId, buf, at, end, e);
     return e;
   }
 

@@ -1,0 +1,77 @@
+// The EntryReader's caches (each request id's last tail, its last two DB error bodies, the
+// interners) change how fast an entry is read, never what is read: one reader over a
+// whole stream reads every entry as a fresh reader reads it alone.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Assembler } from '../../src/parse/assembler.js';
+import { EntryReader, type Entry } from '../../src/parse/entry.js';
+import { SRC, log } from '../helpers.js';
+
+/** Each entry of `text` as one reader of the whole text reads it, and as a reader of that entry alone does. */
+function readBoth(text: string): { stream: Entry[]; alone: Entry[] } {
+  const stream: Entry[] = [];
+  const alone: Entry[] = [];
+  const reader = new EntryReader();
+  const asm = new Assembler({
+    entry: (buf, s, e, c, f, line, truncated) => {
+      stream.push({ ...reader.read(buf, s, e, c, f, 0, line, truncated) });
+      alone.push({ ...new EntryReader().read(buf, s, e, c, f, 0, line, truncated) });
+    },
+    orphanRun: () => {},
+  });
+  asm.push(Buffer.from(text));
+  asm.endFile();
+  return { stream, alone };
+}
+
+// Bodies alike in length and in their first and last bytes, unlike in between: a cache
+// keyed or compared carelessly takes one for another.
+const id = fc.constantFrom('3fa9c2d1', '3fa9c2d2', 'a08ff49b');
+const table = fc.constantFrom('calendars', 'calendarz', 'caldav_calendars', 'caldav_calendarz');
+const user = fc.constantFrom('1', '2', '7');
+const segment = fc.constantFrom('cpsess0123456789', 'cpsess0123456780', null);
+const action = fc.constantFrom('refresh', 'refresj', 'list');
+const method = fc.constantFrom('POST', 'GETS', 'GET');
+const message = fc.constantFrom('no such table: ', 'no such tablo: ', 'database is locked ');
+const multiline = fc.boolean();
+const dbError = fc
+  .record({ id, table, user, segment, action, method, message, multiline })
+  .map(({ id, table, user, segment, action, method, message, multiline }) => {
+    const path = `${segment === null ? '' : `/${segment}`}/3rdparty/roundcube/index.php?_task=mail&_action=${action}`;
+    const q = multiline ? `SELECT *, calendar_id AS id\n                FROM ${table}\n                WHERE user_id='${user}'` : `SELECT * FROM ${table} WHERE user_id = '${user}'`;
+    return `[21-Nov-2026 10:00:00 +0100]: <${id}> DB Error: [1] ${message}${message.startsWith('no') ? table : ''} (SQL Query: ${q}) in ${SRC} on line 578 (${method} ${path})`;
+  });
+const other = fc.constantFrom(
+  `[21-Nov-2026 10:00:00 +0100]: <3fa9c2d1> IMAP Error: Login failed for a@b against 127.0.0.1 from 127.0.0.1. in x on line 1 (POST /x)`,
+  `[21-Nov-2026 10:00:00 +0100]: <3fa9c2d1> DB Error: [1] no such table: calendars`,
+  `[21-Nov-2026 10:00:00 +0100]: DB Error: [1] no such table: calendars (SQL Query: SELECT * FROM calendars) in ${SRC} on line 578 (POST /cpsess1/x?_task=mail&_action=refresh)`,
+);
+
+describe('EntryReader', () => {
+  it('reads an entry the same whatever it read before (its caches only save work)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof({ weight: 6, arbitrary: dbError }, { weight: 1, arbitrary: other }), { minLength: 1, maxLength: 40 }), (lines) => {
+        const { stream, alone } = readBoth(log(...lines));
+        expect(stream).toEqual(alone);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads the same past the bounds of its caches: more request ids than they keep, bodies longer than a place', () => {
+    const long = 'x'.repeat(500);
+    // 2,500 ids, twice: more than either the tails (2,048) or the bodies (1,024) keep.
+    const lines: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 2500; i++) {
+        const id = i.toString(16).padStart(8, '0');
+        const table = i % 2 === 0 ? 'calendars' : 'caldav_calendars';
+        lines.push(`[21-Nov-2026 10:00:00 +0100]: <${id}> DB Error: [1] no such table: ${table} (SQL Query: SELECT * FROM ${table}) in ${SRC} on line 578 (POST /cpsess000000000${i % 7}/x?_task=mail&_action=refresh${i % 3 === 0 ? long : ''})`);
+      }
+    }
+    const { stream, alone } = readBoth(log(...lines));
+    expect(stream).toEqual(alone);
+    expect(new Set(stream.map((e) => e.segment)).size).toBe(7);
+  });
+});
