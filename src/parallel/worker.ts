@@ -1,5 +1,8 @@
 // A parsing worker: takes chunks of a file, answers each with its records.
 
+// First: starting a worker thread resets V8's flags for the whole process, this thread's
+// and the one that started it (the young generation then grew to 32 MiB in both).
+import '../heap.js';
 import { closeSync, openSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { ChunkParser } from './chunk.js';
