@@ -1,0 +1,44 @@
+// The young generation stays small (src/heap.ts) in a run with a parsing worker too:
+// starting a worker thread resets V8's flags for the whole process, and the worker sets
+// them again. Run in a child process of its own, on the built modules a worker loads.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+/** The new space's size in MiB after allocating 3 million short-lived objects, with or without a parsing worker started first. */
+function newSpaceMiB(withWorker: boolean): number {
+  const script = `
+    await import(${JSON.stringify(DIST + 'heap.js')});
+    const v8 = await import('node:v8');
+    const { Worker } = await import('node:worker_threads');
+    if (${withWorker}) {
+      const w = new Worker(new URL(${JSON.stringify('file://' + DIST + 'parallel/worker.js')}));
+      const ready = new Int32Array(new SharedArrayBuffer(4));
+      w.postMessage({ progress: new Int32Array(new SharedArrayBuffer(4)), ready, index: 0 });
+      while (Atomics.load(ready, 0) === 0) await new Promise((r) => setTimeout(r, 5));
+      w.unref();
+    }
+    let keep = [];
+    for (let i = 0; i < 3e6; i++) { keep.push({ a: i, b: 'x' + i }); if (keep.length > 200000) keep = []; }
+    const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+    console.log(space.space_size / 1048576);
+  `;
+  const file = join(mkdtempSync(join(tmpdir(), 'webmail-log-heap-')), 'churn.mjs');
+  writeFileSync(file, script);
+  const r = spawnSync(process.execPath, [file], { encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  return Number(r.stdout.trim());
+}
+
+describe('the heap', () => {
+  it('keeps the young generation at 4 MiB or less, without a worker and with one', () => {
+    expect(newSpaceMiB(false)).toBeLessThanOrEqual(4);
+    expect(newSpaceMiB(true)).toBeLessThanOrEqual(4);
+  });
+});
