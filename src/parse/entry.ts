@@ -113,13 +113,14 @@ interface Body {
 
 /** The last two bodies of one request id: a refresh writes two (local and remote-sync), and the next refresh the same two again. */
 interface BodyPair {
-  bodies: [Body, Body];
+  a: Body;
+  b: Body;
   /** The one to replace next. */
-  older: 0 | 1;
+  older: Body;
 }
 
 /** Request ids whose last bodies are kept. */
-const BODY_IDS = 1024;
+const BODY_IDS = 256;
 /** Bytes of a body kept in the block: a longer one is read each time. */
 const BODY_BYTES = 384;
 
@@ -133,10 +134,10 @@ const BODY_BYTES = 384;
 class KnownBodies {
   private readonly byId = new Map<string, BodyPair>();
   private readonly block = Buffer.allocUnsafeSlow(BODY_IDS * 2 * BODY_BYTES);
-  private readonly pairs: BodyPair[] = Array.from({ length: BODY_IDS }, (_, i) => ({
-    bodies: [newBody(2 * i * BODY_BYTES), newBody((2 * i + 1) * BODY_BYTES)],
-    older: 0,
-  }));
+  private readonly pairs: BodyPair[] = Array.from({ length: BODY_IDS }, (_, i) => {
+    const a = newBody(2 * i * BODY_BYTES);
+    return { a, b: newBody((2 * i + 1) * BODY_BYTES), older: a };
+  });
   private next = 0;
 
   /** The body of `id` with the bytes [start, end) of `buf`, or null. */
@@ -144,7 +145,7 @@ class KnownBodies {
     const pair = this.byId.get(id);
     if (pair === undefined) return null;
     const len = end - start;
-    const [a, b] = pair.bodies;
+    const { a, b } = pair;
     if (a.length === len && buf.compare(this.block, a.at, a.at + len, start, end) === 0) return a;
     if (b.length === len && buf.compare(this.block, b.at, b.at + len, start, end) === 0) return b;
     return null;
@@ -160,11 +161,11 @@ class KnownBodies {
         this.next = 0;
       }
       pair = this.pairs[this.next++];
-      pair.bodies[0].length = pair.bodies[1].length = -1;
+      pair.a.length = pair.b.length = -1;
       this.byId.set(id, pair);
     }
-    const body = pair.bodies[pair.older];
-    pair.older = pair.older === 0 ? 1 : 0;
+    const body = pair.older;
+    pair.older = body === pair.a ? pair.b : pair.a;
     buf.copy(this.block, body.at, start, end);
     body.length = end - start;
     body.signature = e.signature;
