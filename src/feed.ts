@@ -20,6 +20,8 @@ export interface Feed {
   readonly fileIndex: number;
   /** The next bytes. */
   push(chunk: Buffer): void;
+  /** The next bytes, read by `read` straight into the feed's own buffer (see Assembler.pushRead); returns their count. */
+  pushRead(max: number, read: (buf: Buffer, at: number, max: number) => number): number;
   /** The input went quiet: hand on the entry it was writing (nothing is held back forever). */
   flush(): void;
   /**

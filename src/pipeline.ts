@@ -36,6 +36,10 @@ class FileFeed implements Feed {
     this.assembler.push(chunk);
   }
 
+  pushRead(max: number, read: (buf: Buffer, at: number, max: number) => number): number {
+    return this.assembler.pushRead(max, read);
+  }
+
   pending(): { bytes: number; lines: number; read: number } {
     return this.assembler.pending();
   }

@@ -62,11 +62,10 @@ export function entryStartFrom(fd: number, at: number, size: number): number {
 }
 
 /**
- * Parses chunks into records, one after another: one block and one assembler serve all
- * of them, so a worker's memory does not grow with the chunks it has parsed.
+ * Parses chunks into records, one after another: one assembler, read into directly,
+ * serves all of them, so a worker's memory does not grow with the chunks it has parsed.
  */
 export class ChunkParser {
-  private readonly block = Buffer.allocUnsafe(BLOCK);
   private readonly assembler: Assembler;
 
   constructor(private readonly writer: RecordWriter) {
@@ -85,9 +84,8 @@ export class ChunkParser {
     const start = entryStartFrom(fd, from, size);
     const end = to >= size ? size : entryStartFrom(fd, to, size);
     for (let pos = start; pos < end; ) {
-      const n = readSync(fd, this.block, 0, Math.min(BLOCK, end - pos), pos);
+      const n = this.assembler.pushRead(Math.min(BLOCK, end - pos), (buf, at, max) => readSync(fd, buf, at, max, pos));
       if (n === 0) break;
-      this.assembler.push(this.block.subarray(0, n));
       pos += n;
     }
     return this.writer.take(this.assembler.endFile());

@@ -123,7 +123,6 @@ export async function readInParallel(
   const ownParser = new ChunkParser(ownWriter);
   const ownReader = new RecordReader(newEntry());
   const parsedAhead = new Map<number, RecordBatch>();
-  const block = Buffer.allocUnsafe(BLOCK);
   let lineBase = 0;
   const readBatch = (batch: RecordBatch, reader: RecordReader) => {
     reader.read(batch, feed.fileIndex, lineBase, feed.parsed);
@@ -143,9 +142,8 @@ export async function readInParallel(
         const end = (k + 1) * chunk >= size ? size : entryStartFrom(fd, (k + 1) * chunk, size);
         feed.end(lineBase);
         for (let pos = start; pos < end; ) {
-          const n = readSync(fd, block, 0, Math.min(BLOCK, end - pos), pos);
+          const n = feed.pushRead(Math.min(BLOCK, end - pos), (buf, at, max) => readSync(fd, buf, at, max, pos));
           if (n === 0) break;
-          feed.push(block.subarray(0, n));
           pos += n;
         }
         lineBase += feed.end();

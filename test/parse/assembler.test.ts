@@ -7,8 +7,12 @@ interface Seen {
   lines: number;
 }
 
-/** Assembles `text` fed in chunks of `chunk` bytes. */
-function assemble(text: string | Buffer, chunk = Infinity): Seen {
+/**
+ * Assembles `text` fed in chunks of `chunk` bytes: pushed, or read straight into the
+ * assembler's buffer (`read`), each read asked for `chunk` bytes and given at most
+ * `short` of them, as a read may return fewer than asked.
+ */
+function assemble(text: string | Buffer, chunk = Infinity, read?: { short: number }): Seen {
   const seen: Seen = { entries: [], orphans: [], lines: 0 };
   const a = new Assembler({
     entry: (buf, start, end, _close, firstLineEnd, line) =>
@@ -17,7 +21,13 @@ function assemble(text: string | Buffer, chunk = Infinity): Seen {
   });
   const bytes = typeof text === 'string' ? Buffer.from(text) : text;
   const size = Math.min(chunk, Math.max(1, bytes.length));
-  for (let i = 0; i < bytes.length; i += size) a.push(bytes.subarray(i, i + size));
+  if (read === undefined) {
+    for (let i = 0; i < bytes.length; i += size) a.push(bytes.subarray(i, i + size));
+  } else {
+    for (let i = 0; i < bytes.length; ) {
+      i += a.pushRead(Math.min(size, bytes.length - i), (buf, at, max) => bytes.copy(buf, at, i, i + Math.min(max, read.short)));
+    }
+  }
   seen.lines = a.endFile();
   return seen;
 }
@@ -67,6 +77,22 @@ describe('assembler', () => {
     const text = `junk\r\n${H1}\r\n  x\r\n\r\n${H2}\nlast line without newline`;
     const whole = assemble(text);
     for (const chunk of [1, 2, 3, 7, 30, 64]) expect(assemble(text, chunk), String(chunk)).toEqual(whole);
+  });
+
+  it('gives the same result when read straight into its buffer, in reads of any size, short ones too', () => {
+    const text = `junk\r\n${H1}\r\n  x\r\n\r\n${H2}\nlast line without newline`;
+    const whole = assemble(text);
+    for (const [chunk, short] of [[1, 1], [7, 3], [30, 7], [64, 64], [1 << 20, 5]]) {
+      expect(assemble(text, chunk, { short }), `${chunk}/${short}`).toEqual(whole);
+    }
+  });
+
+  it('cuts an entry over the cap as pushing it does, when read straight into its buffer', () => {
+    const text = `${H1} ${'y'.repeat(3 * ENTRY_CAP)}\n${H2}\n`;
+    const brief = (seen: Seen) => seen.entries.map((e) => ({ line: e.line, length: e.text.length, head: e.text.slice(0, 80), tail: e.text.slice(-80) }));
+    for (const chunk of [1 << 16, 1 << 20]) {
+      expect(brief(assemble(text, chunk, { short: chunk })), String(chunk)).toEqual(brief(assemble(text, chunk)));
+    }
   });
 
   it('keeps a CR split from its LF across chunks out of the line', () => {
