@@ -4,6 +4,7 @@
 // share as bytes and hands on the entries its workers parsed, in order, through
 // `parsed`. Both land in the same stream.
 
+import type { ReadInto } from './parse/assembler.js';
 import type { Entry } from './parse/entry.js';
 
 /** Entries read elsewhere (by a worker), into the stream, for one input. */
@@ -21,7 +22,7 @@ export interface Feed {
   /** The next bytes. */
   push(chunk: Buffer): void;
   /** The next bytes, read by `read` straight into the feed's own buffer (see Assembler.pushRead); returns their count. */
-  pushRead(max: number, read: (buf: Buffer, at: number, max: number) => number): number;
+  pushRead(max: number, read: ReadInto): number;
   /** The input went quiet: hand on the entry it was writing (nothing is held back forever). */
   flush(): void;
   /**

@@ -4,7 +4,7 @@
 import { Analyser, type AnalyseSettings, type Counts, type Summary } from './analyse/analyser.js';
 import type { Violation } from './analyse/violation.js';
 import type { EntrySink, Feed, Stream } from './feed.js';
-import { Assembler } from './parse/assembler.js';
+import { Assembler, type ReadInto } from './parse/assembler.js';
 import { EntryReader, type Entry } from './parse/entry.js';
 
 /**
@@ -36,7 +36,7 @@ class FileFeed implements Feed {
     this.assembler.push(chunk);
   }
 
-  pushRead(max: number, read: (buf: Buffer, at: number, max: number) => number): number {
+  pushRead(max: number, read: ReadInto): number {
     return this.assembler.pushRead(max, read);
   }
 

@@ -22,6 +22,9 @@ export interface RawEntrySink {
   orphanRun(line: number): void;
 }
 
+/** Reads at most `max` bytes into `buf` from `at` on; returns how many it read (0: none left). */
+export type ReadInto = (buf: Buffer, at: number, max: number) => number;
+
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -127,7 +130,7 @@ export class Assembler {
    * read so is not copied a second time (pushing it copied every byte: 3-4 % of a
    * parse's CPU). Returns what `read` returned.
    */
-  pushRead(max: number, read: (buf: Buffer, at: number, max: number) => number): number {
+  pushRead(max: number, read: ReadInto): number {
     this.makeRoom(max);
     const n = read(this.buf, this.len, max);
     this.len += n;
