@@ -6,7 +6,8 @@
 //   when the heap is made (`--max-semi-space-size` set here did nothing: the new space
 //   still grew to 32 MiB), but its growth factor is read at each growth: 1 keeps it at
 //   the size it has now (2 × 1-2 MiB). Starting a worker thread resets V8's flags for the
-//   whole process, so a parsing worker imports this module first, too. Peak RSS on 1 GB,
+//   whole process, so a parsing worker imports this module first, too; in the 50-170 ms
+//   before it does, the main thread's grows to 2 × 4 MiB, and stays so. Peak RSS on 1 GB,
 //   at the same speed (interleaved runs): --jobs 1, the busy log 107-111 → 79-80 MiB and
 //   the short-session log 129-130 → 97; by default 130-133 → 117-118 and 173-180 → 140.
 // - The old generation grows by a factor of up to 4 over what is live after a full
