@@ -5,7 +5,7 @@
 // entries a chunk yields are the ones a reading of the whole file yields there.
 
 import { readSync } from 'node:fs';
-import { Assembler } from '../parse/assembler.js';
+import { Assembler, type ReadInto } from '../parse/assembler.js';
 import { EntryReader } from '../parse/entry.js';
 import { entryStartClose, entryStartPrefix } from '../parse/header.js';
 import type { RecordBatch, RecordWriter } from './records.js';
@@ -62,6 +62,20 @@ export function entryStartFrom(fd: number, at: number, size: number): number {
 }
 
 /**
+ * Reads the chunk whose nominal span is [from, to) of a file of `size` bytes into
+ * `into`, a block at a time, straight into its buffer.
+ */
+export function pushChunk(fd: number, from: number, to: number, size: number, into: { pushRead(max: number, read: ReadInto): number }): void {
+  const start = entryStartFrom(fd, from, size);
+  const end = to >= size ? size : entryStartFrom(fd, to, size);
+  for (let pos = start; pos < end; ) {
+    const n = into.pushRead(Math.min(BLOCK, end - pos), (buf, at, max) => readSync(fd, buf, at, max, pos));
+    if (n === 0) break;
+    pos += n;
+  }
+}
+
+/**
  * Parses chunks into records, one after another: one assembler, read into directly,
  * serves all of them, so a worker's memory does not grow with the chunks it has parsed.
  */
@@ -81,13 +95,7 @@ export class ChunkParser {
    * Line numbers in the records count from the chunk's first line (1).
    */
   parse(fd: number, from: number, to: number, size: number): RecordBatch {
-    const start = entryStartFrom(fd, from, size);
-    const end = to >= size ? size : entryStartFrom(fd, to, size);
-    for (let pos = start; pos < end; ) {
-      const n = this.assembler.pushRead(Math.min(BLOCK, end - pos), (buf, at, max) => readSync(fd, buf, at, max, pos));
-      if (n === 0) break;
-      pos += n;
-    }
+    pushChunk(fd, from, to, size, this.assembler);
     return this.writer.take(this.assembler.endFile());
   }
 }

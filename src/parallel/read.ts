@@ -5,18 +5,16 @@
 // single reading. Only a few chunks are in flight at once, so memory does not grow with
 // the file.
 
-import { readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
 import { newEntry } from '../parse/entry.js';
 import type { Feed } from '../feed.js';
-import { ChunkParser, entryStartFrom } from './chunk.js';
+import { ChunkParser, pushChunk } from './chunk.js';
 import type { ChunkJob, Progress, Recycle } from './worker.js';
 import { RecordReader, RecordWriter, type RecordBatch } from './records.js';
 
 const MIN_CHUNK = 1 << 16;
 const MAX_CHUNK = 8 << 20;
-const BLOCK = 1 << 20;
 /** Who parses a chunk besides the workers (0, 1, …): this thread, straight into the feed when it reaches the chunk, or ahead of that into records. */
 export const HERE = -1;
 export const AHEAD = -2;
@@ -138,14 +136,8 @@ export async function readInParallel(
       topUp(k);
       const owner = owners[k];
       if (owner === HERE) {
-        const start = entryStartFrom(fd, k * chunk, size);
-        const end = (k + 1) * chunk >= size ? size : entryStartFrom(fd, (k + 1) * chunk, size);
         feed.end(lineBase);
-        for (let pos = start; pos < end; ) {
-          const n = feed.pushRead(Math.min(BLOCK, end - pos), (buf, at, max) => readSync(fd, buf, at, max, pos));
-          if (n === 0) break;
-          pos += n;
-        }
+        pushChunk(fd, k * chunk, (k + 1) * chunk, size, feed);
         lineBase += feed.end();
       } else if (owner === AHEAD) {
         const batch = parsedAhead.get(k) ?? ownParser.parse(fd, k * chunk, (k + 1) * chunk, size);
