@@ -110,30 +110,36 @@ export class IdState extends CadenceTracker {
   }
 
   row(): RequestIdRow {
-    return rowOf(
+    return new MadeRow(
       this.id,
       this.selectedSegments ?? this.segments(),
       this.entries,
       this.refreshPairs,
-      [this.firstInstant, this.firstOffset, this.firstNegative],
-      [this.lastInstant, this.lastOffset, this.lastNegative],
+      isoAt(this.firstInstant, this.firstOffset, this.firstNegative),
+      isoAt(this.lastInstant, this.lastOffset, this.lastNegative),
       this.result(),
     );
   }
 }
 
-/** A moment as kept: instant, offset and the sign written. */
-type Kept = [instant: number, offset: number, negative: boolean];
-
-/** The report's row of a request id, from what is kept of it (as an IdState or packed). */
-export function rowOf(id: string, sessionSegments: string[], entries: number, refreshPairs: number, first: Kept, last: Kept, refreshCadence: Cadence): RequestIdRow {
-  return { id, sessionSegments, entries, refreshPairs, first: isoAt(...first), last: isoAt(...last), refreshCadence };
+/**
+ * The report's row of a request id, made from what is kept of it (an IdState, or its
+ * packed form). Its keys are the report's, in the report's order; its stamps are
+ * isoAt's, printable ASCII; its counts are numbers. A writer may so take its shape as
+ * given (row-text.ts) where a row read back from a report, a plain object, is checked.
+ */
+export class MadeRow implements RequestIdRow {
+  constructor(
+    readonly id: string,
+    readonly sessionSegments: string[],
+    readonly entries: number,
+    readonly refreshPairs: number,
+    readonly first: string,
+    readonly last: string,
+    readonly refreshCadence: Cadence,
+  ) {}
 }
 
-/**
- * The report's request-id rows, made one at a time as they are read: a log of a hundred
- * thousand ids is listed without holding a hundred thousand rows.
- */
 /** The request ids of a report, in order: each one's id and row, made when asked for. */
 export interface RowSources {
   readonly length: number;
@@ -141,6 +147,10 @@ export interface RowSources {
   row(i: number): RequestIdRow;
 }
 
+/**
+ * The report's request-id rows, made one at a time as they are read: a log of a hundred
+ * thousand ids is listed without holding a hundred thousand rows.
+ */
 export class RequestIdList implements Iterable<RequestIdRow> {
   // A private field of the language, not of TypeScript: two lists are equal by their rows.
   readonly #sources: RowSources;
@@ -156,6 +166,11 @@ export class RequestIdList implements Iterable<RequestIdRow> {
 
   get length(): number {
     return this.#sources.length;
+  }
+
+  /** The row at `i`, 0 ≤ i < length: what a writer of every row reads. */
+  row(i: number): RequestIdRow {
+    return this.#sources.row(i);
   }
 
   at(i: number): RequestIdRow | undefined {

@@ -4,7 +4,8 @@
 // bytes or so instead of a few hundred in objects, and unpacked, exactly as it was, if
 // it comes back. The report reads packed ids in place.
 
-import { IdState, rowOf, type RequestIdRow } from './aggregates.js';
+import { isoAt } from '../parse/calendar.js';
+import { IdState, MadeRow, type RequestIdRow } from './aggregates.js';
 import { cadenceOf } from './cadence.js';
 
 const EMPTY = -1;
@@ -284,9 +285,9 @@ export class RetiredIds {
    */
   rowAt(offset: number): RequestIdRow {
     const f = this.read(offset);
-    const first: [number, number, boolean] = [f.firstInstant, f.firstOffset, f.firstNegative];
-    const last: [number, number, boolean] = [f.lastInstant, f.lastOffset, f.lastNegative];
-    return rowOf(f.id, f.selected ?? f.segments ?? [], f.entries, f.refreshPairs, first, last, cadenceOf(f.count, f.longest, f.histogram));
+    const first = isoAt(f.firstInstant, f.firstOffset, f.firstNegative);
+    const last = isoAt(f.lastInstant, f.lastOffset, f.lastNegative);
+    return new MadeRow(f.id, f.selected ?? f.segments ?? [], f.entries, f.refreshPairs, first, last, cadenceOf(f.count, f.longest, f.histogram));
   }
 
   unpack(offset: number): { state: IdState; order: number } {

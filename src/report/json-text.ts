@@ -5,11 +5,21 @@
 
 const RAW = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** A string JSON.stringify writes as it is, between quotes: printable ASCII without `"` or `\\`. */
-const PLAIN = /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/;
+/**
+ * Whether JSON.stringify writes `s` as it is, between quotes: printable ASCII without `"`
+ * or `\\`. A loop, not a regular expression: ids and segments are a few characters, and
+ * a report checks hundreds of thousands of them.
+ */
+export function isPlain(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
+}
 
 export function jsonText(value: unknown, indent?: number): string {
   // Ids, segments and stamps: a report writes hundreds of thousands, nearly all plain.
-  if (typeof value === 'string' && value.length < 256 && PLAIN.test(value)) return `"${value}"`;
+  if (typeof value === 'string' && value.length < 256 && isPlain(value)) return '"' + value + '"';
   return JSON.stringify(value, null, indent).replace(RAW, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -56,17 +56,29 @@ export function violationObject(f: Violation) {
 /** Stands in the document for a long list, which is written element by element. */
 const LIST = '\u0000list\u0000';
 
+/** Characters of list text gathered before it is handed on: a write's worth (see writeReport). */
+const PIECE = 1 << 16;
+
 /**
  * A list at the document's first level, as JSON.stringify(doc, null, 2) writes it (or
- * flat), one element at a time: a log's hundred thousand request ids never make one string.
+ * flat), in pieces of about 64 KiB: a log's hundred thousand request ids never make one
+ * string, and are not handed on one by one either (a piece each cost more than its row).
  */
-function* listText<T>(items: Iterable<T>, text: (item: T, indent: boolean) => string, indent = true): Generator<string> {
-  let first = true;
-  for (const item of items) {
-    yield (first ? (indent ? '[\n    ' : '[') : indent ? ',\n    ' : ',') + text(item, indent);
-    first = false;
+function* listText<T>(length: number, item: (i: number) => T, text: (item: T, indent: boolean) => string, indent = true): Generator<string> {
+  if (length === 0) {
+    yield '[]';
+    return;
   }
-  yield first ? '[]' : indent ? '\n  ]' : ']';
+  const between = indent ? ',\n    ' : ',';
+  let piece = indent ? '[\n    ' : '[';
+  for (let i = 0; i < length; i++) {
+    piece += (i === 0 ? '' : between) + text(item(i), indent);
+    if (piece.length >= PIECE) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield piece + (indent ? '\n  ]' : ']');
 }
 
 function violationText(v: Violation, indent: boolean): string {
@@ -78,7 +90,7 @@ export function* summaryLine(s: Summary, host: string): Generator<string> {
   const doc = { type: 'summary', ...summaryDocument(s, host), requestIds: LIST };
   const [before, after] = jsonText(doc).split(JSON.stringify(LIST));
   yield before;
-  yield* listText(s.requestIds, rowText, false);
+  yield* listText(s.requestIds.length, (i) => s.requestIds.row(i), rowText, false);
   yield after + '\n';
 }
 
@@ -87,9 +99,9 @@ export function* renderJson(s: Summary, violations: readonly Violation[], host: 
   const doc = { ...summaryDocument(s, host), requestIds: LIST, violations: LIST };
   const [beforeIds, beforeViolations, rest] = jsonText(doc, 2).split(JSON.stringify(LIST));
   yield beforeIds;
-  yield* listText(s.requestIds, rowText);
+  yield* listText(s.requestIds.length, (i) => s.requestIds.row(i), rowText);
   yield beforeViolations;
-  yield* listText(violations, violationText);
+  yield* listText(violations.length, (i) => violations[i], violationText);
   yield rest + '\n';
 }
 

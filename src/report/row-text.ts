@@ -3,7 +3,7 @@
 // each. The text is byte for byte what jsonText(row, 2), nested one list deep, or
 // jsonText(row) writes (a test holds it to that); a row of any other shape is left to them.
 
-import type { RequestIdRow } from '../analyse/aggregates.js';
+import { MadeRow, type RequestIdRow } from '../analyse/aggregates.js';
 import { jsonText } from './json-text.js';
 
 const ROW_KEYS = ['id', 'sessionSegments', 'entries', 'refreshPairs', 'first', 'last', 'refreshCadence'];
@@ -45,14 +45,18 @@ function num(n: number | null): string {
  * (JSON.stringify(doc, null, 2)); without, on one line.
  */
 export function rowText(r: RequestIdRow, indent: boolean): string {
-  if (!isPlainRow(r)) return indent ? jsonText(r, 2).replace(/\n/g, '\n    ') : jsonText(r);
+  // A row the analysis made has the shape; one read back from a report is checked.
+  const made = r instanceof MadeRow;
+  if (!made && !isPlainRow(r)) return indent ? jsonText(r, 2).replace(/\n/g, '\n    ') : jsonText(r);
   const c = r.refreshCadence;
+  const first = made ? '"' + r.first + '"' : jsonText(r.first);
+  const last = made ? '"' + r.last + '"' : jsonText(r.last);
   if (!indent) {
     let segments = '';
     for (let i = 0; i < r.sessionSegments.length; i++) segments += (i === 0 ? '' : ',') + jsonText(r.sessionSegments[i]);
     return (
       `{"id":${jsonText(r.id)},"sessionSegments":[${segments}],"entries":${num(r.entries)},"refreshPairs":${num(r.refreshPairs)},` +
-      `"first":${jsonText(r.first)},"last":${jsonText(r.last)},"refreshCadence":{"refreshes":${num(c.refreshes)},` +
+      `"first":${first},"last":${last},"refreshCadence":{"refreshes":${num(c.refreshes)},` +
       `"medianGapSeconds":${num(c.medianGapSeconds)},"longestGapSeconds":${num(c.longestGapSeconds)}}}`
     );
   }
@@ -64,7 +68,7 @@ export function rowText(r: RequestIdRow, indent: boolean): string {
   }
   return (
     `{\n      "id": ${jsonText(r.id)},\n      "sessionSegments": ${segments},\n      "entries": ${num(r.entries)},\n` +
-    `      "refreshPairs": ${num(r.refreshPairs)},\n      "first": ${jsonText(r.first)},\n      "last": ${jsonText(r.last)},\n` +
+    `      "refreshPairs": ${num(r.refreshPairs)},\n      "first": ${first},\n      "last": ${last},\n` +
     `      "refreshCadence": {\n        "refreshes": ${num(c.refreshes)},\n        "medianGapSeconds": ${num(c.medianGapSeconds)},\n` +
     `        "longestGapSeconds": ${num(c.longestGapSeconds)}\n      }\n    }`
   );

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RequestIdRow } from '../../src/analyse/aggregates.js';
+import { MadeRow, type RequestIdRow } from '../../src/analyse/aggregates.js';
+import { isoAt } from '../../src/parse/calendar.js';
 import { jsonText } from '../../src/report/json-text.js';
 import { rowText } from '../../src/report/row-text.js';
 
@@ -29,6 +30,19 @@ describe('request-id row text', () => {
     fc.assert(
       fc.property(row, fc.boolean(), (r, indent) => {
         expect(rowText(r as RequestIdRow, indent)).toBe(viaStringify(r, indent));
+      }),
+    );
+  });
+
+  it('is what JSON.stringify writes for a row the analysis made, whose shape it does not check', () => {
+    // Instants of any day, at any offset (seconds included) and either sign of zero.
+    const stamp = fc.tuple(fc.integer({ min: -1e10, max: 1e10 }), fc.integer({ min: -86399, max: 86399 }), fc.boolean()).map(([t, o, neg]) => isoAt(t, o, neg));
+    const made = fc
+      .tuple(text, fc.array(text, { maxLength: 3 }), count, count, stamp, stamp, fc.record({ refreshes: count, medianGapSeconds: fc.option(count), longestGapSeconds: fc.option(count) }))
+      .map((a) => new MadeRow(...a));
+    fc.assert(
+      fc.property(made, fc.boolean(), (r, indent) => {
+        expect(rowText(r, indent)).toBe(viaStringify(r, indent));
       }),
     );
   });
