@@ -31,22 +31,37 @@ class Cursor {
 
   /** A whole number 0 ≤ v < 2^53. */
   putUint(v: number): void {
-    while (v >= 0x80) {
-      this.buf[this.at++] = (v % 0x80) | 0x80;
+    const buf = this.buf;
+    let at = this.at;
+    // Past 2^31 in floating point; below it (nearly every number) in 32-bit integers.
+    while (v > 0x7fffffff) {
+      buf[at++] = (v % 0x80) | 0x80;
       v = Math.floor(v / 0x80);
     }
-    this.buf[this.at++] = v;
+    while (v >= 0x80) {
+      buf[at++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    buf[at++] = v;
+    this.at = at;
   }
 
   uint(): number {
-    let v = 0;
-    let scale = 1;
-    for (;;) {
-      const b = this.buf[this.at++];
-      v += (b & 0x7f) * scale;
-      if (b < 0x80) return v;
-      scale *= 0x80;
+    const buf = this.buf;
+    let at = this.at;
+    // The first four bytes (28 bits) in 32-bit integers, any more in floating point.
+    let b = buf[at++];
+    let v = b & 0x7f;
+    for (let shift = 7; b >= 0x80 && shift < 28; shift += 7) {
+      b = buf[at++];
+      v |= (b & 0x7f) << shift;
     }
+    for (let scale = 2 ** 28; b >= 0x80; scale *= 0x80) {
+      b = buf[at++];
+      v += (b & 0x7f) * scale;
+    }
+    this.at = at;
+    return v;
   }
 
   /** Any number: a zigzag varint when it is a safe whole number, else a tag and 8 bytes. */
