@@ -3,7 +3,7 @@
 // end, because the query before it may hold parentheses, ` in ` and newlines (SPEC §1).
 // Positions are written into a reused Parts object: nothing is allocated per entry.
 
-import { ascii, isDigit, isSpace, isUpper, lastIndexIn, matchAt } from './bytes.js';
+import { ascii, isDigit, isSpace, isUpper, matchAt } from './bytes.js';
 
 /** A body starting so is a DB Error, well-shaped or not (SPEC §1: `DB Error:x` is a malformed one). */
 const DB_ERROR = ascii('DB Error:');
@@ -164,11 +164,16 @@ export function scanDbTail(buf: Uint8Array, at: number, end: number, p: Parts): 
   if (digitsStart === digitsEnd || !matchAt(buf, digitsStart - ON_LINE.length, digitsEnd, ON_LINE)) return false;
   const fileEnd = digitsStart - ON_LINE.length;
   // The source file, like the rest of the tail, is on the entry's last line (SPEC §1): its
-  // `) in ` is searched for no earlier than that line's start.
-  let lastLine = fileEnd;
-  while (lastLine > p.queryStart && buf[lastLine - 1] !== 0x0a) lastLine--;
-  // The source file is not empty, so its `) in ` starts at least one byte before fileEnd - 5.
-  const queryEnd = lastIndexIn(buf, IN, lastLine, fileEnd - IN.length - 1, fileEnd);
+  // `) in ` is the last one before fileEnd that starts on that line, searched for from the
+  // end, back to the line's start or the query's (one pass: not out to the line's start
+  // first). The source file is not empty, so its `) in ` starts before fileEnd - 5.
+  let queryEnd = -1;
+  for (let i = fileEnd - 1; i >= p.queryStart && buf[i] !== 0x0a; i--) {
+    if (buf[i] === 0x29 /* ) */ && i < fileEnd - IN.length && matchAt(buf, i, fileEnd, IN)) {
+      queryEnd = i;
+      break;
+    }
+  }
   if (queryEnd < p.queryStart) return false;
   let line = 0;
   for (let d = digitsStart; d < digitsEnd; d++) line = line * 10 + buf[d] - 0x30;

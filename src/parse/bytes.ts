@@ -24,12 +24,3 @@ export function matchAt(buf: Uint8Array, at: number, to: number, pattern: Uint8A
   for (let i = 0; i < pattern.length; i++) if (buf[at + i] !== pattern[i]) return false;
   return true;
 }
-
-/** Last index in [from, at] where `pattern` starts (it may run past `at`), or -1. */
-export function lastIndexIn(buf: Uint8Array, pattern: Uint8Array, from: number, at: number, to: number): number {
-  const first = pattern[0];
-  for (let i = at; i >= from; i--) {
-    if (buf[i] === first && matchAt(buf, i, to, pattern)) return i;
-  }
-  return -1;
-}
