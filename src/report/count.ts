@@ -7,11 +7,8 @@
 export function count(value: number): string {
   if (!Number.isSafeInteger(value) || Object.is(value, -0)) return value.toLocaleString('en-US');
   const digits = String(Math.abs(value));
-  let out = digits.length > 3 ? '' : digits;
-  if (out === '') {
-    const head = digits.length % 3 || 3;
-    out = digits.slice(0, head);
-    for (let i = head; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
-  }
+  const head = digits.length % 3 || 3;
+  let out = digits.slice(0, head);
+  for (let i = head; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
   return value < 0 ? `-${out}` : out;
 }
