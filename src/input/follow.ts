@@ -50,6 +50,8 @@ export interface FollowOptions {
 
 /** Bytes of a file's start that tell it from another. */
 export const FINGERPRINT_BYTES = 256;
+/** Files remembered as read to their end: more than logrotate keeps. */
+const DONE_KEPT = 64;
 const BLOCK = 1 << 20;
 
 function missing(err: unknown): boolean {
@@ -88,6 +90,8 @@ interface Rotated {
   mtimeMs: number;
   /** Rotation number (errors.log.3: 3), or 0 for a dateext name. */
   number: number;
+  /** The followed file it was rotated from. */
+  live: string;
 }
 
 /**
@@ -111,13 +115,36 @@ async function rotatedFiles(path: string): Promise<Rotated[]> {
     if (numbered === null && !rest.startsWith('-')) continue;
     try {
       const st = await stat(join(dir, name));
-      if (st.isFile()) out.push({ path: join(dir, name), ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, number: numbered ? Number(numbered[1]) : 0 });
+      if (st.isFile()) out.push({ path: join(dir, name), ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, number: numbered ? Number(numbered[1]) : 0, live: path });
     } catch {
       // rotated away while we looked
     }
   }
   // Oldest first: by when each was last written, then the higher number, then the name.
   return out.sort((a, b) => a.mtimeMs - b.mtimeMs || b.number - a.number || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The rotated file `r` opened: the file itself, found by its inode, not whatever its name
+ * holds by now (the next rotation moves errors.log.1 to .2 and puts another file at .1).
+ * Null when it is gone.
+ */
+async function openRotated(r: Rotated): Promise<FileHandle | null> {
+  let path = r.path;
+  for (let tries = 0; tries < 8; tries++) {
+    let handle: FileHandle | null = null;
+    try {
+      handle = await open(path, 'r');
+      if ((await handle.stat()).ino === r.ino) return handle;
+    } catch {
+      // moved on meanwhile: looked up again below
+    }
+    await handle?.close();
+    const now = (await rotatedFiles(r.live)).find((f) => f.ino === r.ino);
+    if (now === undefined) return null;
+    path = now.path;
+  }
+  return null;
 }
 
 /** Wakes the follower when something happens in the file's directory, else after `pollMs`. */
@@ -197,11 +224,36 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
   let firstLook = true;
   /** The last look after a stop: read to the end. */
   let stopping = false;
+  /** Files read to their end (the newest few), known by inode and first bytes: none is read twice. */
+  const done: { ino: number; head: Buffer }[] = [];
+  /** The file left at a rename: rotated files written after it are read before the new one. */
+  let left: { ino: number; head: Buffer; mtimeMs: number } | null = null;
 
   /** Where reading stands: everything before it handed on (a half-read entry is read again on resume). */
   const checkpoint = (): Checkpoint => {
     const pending = target.pending();
     return { fingerprint: head.toString('base64'), offset: offset - pending.bytes, line: pending.lines };
+  };
+
+  /** Notes a file read to its end. */
+  const finished = (fileIno: number, fileHead: Buffer): void => {
+    done.push({ ino: fileIno, head: fileHead });
+    if (done.length > DONE_KEPT) done.shift();
+  };
+
+  /** Whether the rotated file `r` is one of `files` (its inode, and its first bytes: an inode number is reused once its file is gone). */
+  const isOneOf = async (r: Rotated, files: readonly { ino: number; head: Buffer }[]): Promise<boolean> => {
+    for (const f of files) {
+      if (f.ino !== r.ino) continue;
+      const handle = await openRotated(r);
+      if (handle === null) return false;
+      try {
+        if ((await headOf(handle, f.head.length)).equals(f.head)) return true;
+      } finally {
+        await handle.close();
+      }
+    }
+    return false;
   };
 
   /** Pushes bytes [from, to) of `handle`, keeping the fingerprint; returns the bytes pushed. */
@@ -222,6 +274,10 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
     for (;;) {
       const { bytesRead } = await handle.read(buf, 0, buf.length, offset);
       if (bytesRead === 0) break;
+      // copytruncate may have emptied and refilled the file just before this read: then
+      // these bytes are the new file's, not the rest of ours. Only bytes read while the
+      // start was still ours are handed on; the rest of ours comes from the copy (catchUp).
+      if (head.length > 0 && !(await headOf(handle, head.length)).equals(head)) break;
       // The fingerprint grows with the first bytes read, up to its size.
       if (offset < FINGERPRINT_BYTES && head.length === offset) head = Buffer.concat([head, buf.subarray(0, Math.min(bytesRead, FINGERPRINT_BYTES - offset))]);
       offset += bytesRead;
@@ -234,24 +290,28 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
     return got;
   };
 
-  /** The file at `path` starts afresh (a new file, or this one truncated): from its first byte. */
-  const startOver = (): void => {
+  /**
+   * The file at `path` starts afresh (a new file, or this one truncated): from its first
+   * byte, whose first bytes (`start`) may be known already.
+   */
+  const startOver = (start: Buffer = Buffer.alloc(0)): void => {
     target.end(0);
     offset = 0;
-    head = Buffer.alloc(0);
+    head = start;
   };
 
   /** A rotated file read whole, as a file of its own (one that is gone meanwhile is passed over). */
-  const readWhole = async (file: string): Promise<void> => {
-    let handle: FileHandle | null = null;
+  const readWhole = async (r: Rotated): Promise<void> => {
+    const handle = await openRotated(r);
+    if (handle === null) return;
     try {
-      handle = await open(file, 'r');
       startOver();
       await pushFrom(handle, 0);
+      finished(r.ino, await headOf(handle, FINGERPRINT_BYTES));
     } catch {
-      // rotated away meanwhile
+      // unreadable meanwhile
     } finally {
-      await handle?.close();
+      await handle.close();
     }
   };
 
@@ -266,17 +326,18 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
     for (let i = rotated.length - 1; i >= 0 && at < 0; i--) {
       const r = rotated[i];
       if (r.size < offset) continue;
-      let handle: FileHandle | null = null;
+      const handle = await openRotated(r);
+      if (handle === null) continue;
       try {
-        handle = await open(r.path, 'r');
         if ((await headOf(handle, head.length)).equals(head)) {
           at = i;
           await pushFrom(handle, offset);
+          finished(r.ino, head);
         }
       } catch {
-        // gone meanwhile
+        // unreadable meanwhile
       } finally {
-        await handle?.close();
+        await handle.close();
       }
     }
     if (at < 0) {
@@ -284,7 +345,24 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
       return;
     }
     // Files rotated after the one we were reading: read whole, oldest first.
-    for (const r of rotated.slice(at + 1)) await readWhole(r.path);
+    for (const r of rotated.slice(at + 1)) if (!(await isOneOf(r, done))) await readWhole(r);
+  };
+
+  /**
+   * The files rotated after the one left at a rename and before the one now open
+   * (`openIno`), read whole, oldest first: several rotations can pass between two looks.
+   * "After" is after it in the rotated files' order when it is still among them, else
+   * last written no earlier than it was.
+   */
+  const readBetween = async (openIno: number): Promise<void> => {
+    const was = left;
+    left = null;
+    if (was === null) return;
+    const rotated = await rotatedFiles(path);
+    let at = -1;
+    for (let i = rotated.length - 1; i >= 0 && at < 0; i--) if (await isOneOf(rotated[i], [was])) at = i;
+    const later = at >= 0 ? rotated.slice(at + 1) : rotated.filter((r) => r.mtimeMs >= was.mtimeMs);
+    for (const r of later) if (r.ino !== openIno && !(await isOneOf(r, done))) await readWhole(r);
   };
 
   const tryOpen = async (): Promise<FileHandle | null> => {
@@ -310,9 +388,12 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
       target.end(resume.line);
       resume = null;
       if (st.size >= offset && (await headOf(handle, was.length)).equals(was)) return handle;
+      const now = await headOf(handle, FINGERPRINT_BYTES);
       await catchUp(ino);
-      startOver();
+      startOver(now);
     } else if (opened++ > 0) {
+      // Opened first, so that it stays readable whatever happens next to its name.
+      await readBetween(ino);
       startOver();
     } else if (!opts.fromStart && firstLook) {
       const start = await endOfLastLine(handle, st.size, buf);
@@ -333,8 +414,11 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
     // have been emptied and grown past our offset between two looks.
     const size = (await handle.stat()).size;
     if (size < offset || (head.length > 0 && !(await headOf(handle, head.length)).equals(head))) {
+      // The start of what it holds now is taken first: truncated again before it is read
+      // (a rotation during catchUp), it is known by that start, and found in its copy.
+      const now = await headOf(handle, FINGERPRINT_BYTES);
       await catchUp(ino);
-      startOver();
+      startOver(now);
       return -1;
     }
     let current: Awaited<ReturnType<typeof stat>> | null = null;
@@ -344,17 +428,13 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
       if (!missing(err)) throw new InputError(`cannot read ${path}: ${reason(err)}`);
     }
     if (current !== null && current.ino !== ino) {
-      // Renamed away, a new file in its place: what the old one still got, then any file
-      // rotated in between, then the new one.
+      // Renamed away, a new file in its place: what the old one still got; then, once the
+      // file now there is open, any file rotated in between (readBetween), then that one.
       await drain(handle);
-      const old = ino;
+      left = { ino, head, mtimeMs: (await handle.stat()).mtimeMs };
+      finished(ino, head);
       await handle.close();
       fh = null;
-      const rotated = await rotatedFiles(path);
-      const oldInfo = rotated.find((r) => r.ino === old);
-      for (const r of rotated) {
-        if (oldInfo !== undefined && r.ino !== old && r.ino !== current.ino && r.mtimeMs > oldInfo.mtimeMs) await readWhole(r.path);
-      }
       return -1;
     }
     return got;

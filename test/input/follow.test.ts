@@ -1,20 +1,24 @@
 // followFile against a real file that a writer appends to, rotates and truncates.
 
-import { appendFileSync, mkdtempSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { followFile } from '../../src/input/follow.js';
 
-/** Records what followFile hands on, as text per generation of the file. */
-function recorder() {
+/**
+ * Records what followFile hands on, as text per generation of the file. `onPush` hears
+ * each piece as it arrives: a rotation done there happens while the follower reads.
+ */
+function recorder(onPush: (text: string) => void = () => {}) {
   const r = {
     parts: [''] as string[],
     bases: [] as number[],
     flushes: 0,
     push(chunk: Buffer) {
       r.parts[r.parts.length - 1] += chunk.toString();
+      onPush(chunk.toString());
     },
     flush() {
       r.flushes++;
@@ -106,6 +110,60 @@ describe('followFile', () => {
     await finish();
     expect(r.text()).toBe(written.join(''));
     expect(r.bases).toContain(0);
+  });
+
+  it('reads every file of several rename rotations between two looks, in order, though the names shift while it reads', async () => {
+    const { path } = setup();
+    writeFileSync(path, 'a1\n');
+    /** logrotate's numbered rename: errors.log.N → .N+1, …, errors.log → .1, then a new errors.log holding `first`. */
+    const rotate = (first: string) => {
+      for (let k = 8; k >= 1; k--) if (existsSync(`${path}.${k}`)) renameSync(`${path}.${k}`, `${path}.${k + 1}`);
+      renameSync(path, `${path}.1`);
+      writeFileSync(path, first);
+    };
+    const r = recorder((text) => {
+      // Two rotations before the follower looks again (written in the same instant, so
+      // their times cannot order them)…
+      if (text === 'a1\n') {
+        appendFileSync(path, 'a2\n');
+        rotate('b1\n');
+        rotate('c1\n');
+      }
+      // …and another while it reads b's file, which moves it from .1 to .2.
+      if (text === 'b1\n') rotate('d1\n');
+    });
+    const stop = new AbortController();
+    const done = followFile(path, r, opts(stop.signal, true));
+    await until(() => r.text().includes('d1'));
+    stop.abort();
+    await done;
+    expect(r.text()).toBe('a1\na2\nb1\nc1\nd1\n');
+  });
+
+  it('copytruncate twice before the second generation is read: that one comes from its copy, not lost', async () => {
+    const { path } = setup();
+    writeFileSync(path, 'x1\n');
+    const copytruncate = (next: string) => {
+      if (existsSync(`${path}.1`)) renameSync(`${path}.1`, `${path}.2`);
+      copyFileSync(path, `${path}.1`);
+      truncateSync(path, 0);
+      appendFileSync(path, next);
+    };
+    const r = recorder((text) => {
+      // x's last line is written and x rotated: the follower takes x2 from the copy…
+      if (text === 'x1\n') {
+        appendFileSync(path, 'x2\n');
+        copytruncate('y1\n');
+      }
+      // …and while it does, y (not read yet) is rotated too.
+      if (text === 'x2\n') copytruncate('z1\n');
+    });
+    const stop = new AbortController();
+    const done = followFile(path, r, opts(stop.signal, true));
+    await until(() => r.text().includes('z1'));
+    stop.abort();
+    await done;
+    expect(r.text()).toBe('x1\nx2\ny1\nz1\n');
   });
 
   it('starts again at 0 when the file is truncated (copytruncate)', async () => {
