@@ -1,0 +1,83 @@
+// The pipeline against a second, plain reading of the SPEC (model.ts) on generated logs:
+// every violation (rule, file, line, request id), every count and every request-id row
+// must agree. Seeded through fast-check (FC_SEED replays another run).
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../cli/run.js';
+import { check, report } from '../helpers.js';
+import { generate } from './generate.js';
+import { model, type ModelResult } from './model.js';
+
+/** What a JSON report says that the model also says. */
+function fromJson(doc: { summary: Record<string, unknown>; violations: Record<string, unknown>[]; requestIds: Record<string, unknown>[] }) {
+  const s = doc.summary;
+  return {
+    counts: [s.lines, s.entries, s.dbErrors, s.otherEntries, s.malformedEntries, s.requestIds, s.refreshLookups, s.refreshPairs],
+    violations: doc.violations.map((v) => `${v.rule} ${v.file}:${v.line} ${v.requestId}`),
+    rows: doc.requestIds.map((r) => ({ id: r.id, sessionSegments: r.sessionSegments, entries: r.entries, refreshPairs: r.refreshPairs, first: r.first, last: r.last })),
+  };
+}
+
+function expected(m: ModelResult, lines: number) {
+  return {
+    counts: [lines, m.entries, m.dbErrors, m.otherEntries, m.malformedEntries, m.requestIds, m.refreshLookups, m.refreshPairs],
+    violations: m.violations.map((v) => `${v.rule} ${v.file}:${v.line} ${v.requestId}`),
+    rows: m.rows,
+  };
+}
+
+function compare(seed: number, size: number): void {
+  const g = generate(seed, size);
+  const c = check(g.files, { pairWindow: g.window });
+  const m = model(g.entries, g.orphans, g.window);
+  const s = c.summary;
+  const got = {
+    lines: s.lines,
+    entries: s.entries,
+    dbErrors: s.dbErrors,
+    otherEntries: s.otherEntries,
+    malformedEntries: s.malformedEntries,
+    requestIds: s.requestIds.length,
+    refreshLookups: s.refreshLookups,
+    refreshPairs: s.refreshPairs,
+    violations: c.violations.map((v) => `${v.rule} ${v.file}:${v.line} ${v.requestId}`),
+  };
+  const want = {
+    lines: g.lines,
+    entries: m.entries,
+    dbErrors: m.dbErrors,
+    otherEntries: m.otherEntries,
+    malformedEntries: m.malformedEntries,
+    requestIds: m.requestIds,
+    refreshLookups: m.refreshLookups,
+    refreshPairs: m.refreshPairs,
+    violations: m.violations.map((v) => `${v.rule} ${v.file}:${v.line} ${v.requestId}`),
+  };
+  expect(got, `seed ${seed}`).toEqual(want);
+  expect(fromJson(JSON.parse(report('json', c))).rows, `seed ${seed}`).toEqual(m.rows);
+}
+
+describe('the pipeline agrees with a plain reading of the SPEC', () => {
+  it('on generated logs: violations, counts and request-id rows', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 400 }), (seed, size) => compare(seed, size)),
+      { numRuns: 300 },
+    );
+  });
+
+  it('through the built command on files large enough to be read by several threads', async () => {
+    const seeds = fc.sample(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { numRuns: 3, seed: Number(process.env.FC_SEED ?? 20261122) });
+    for (const seed of seeds) {
+      const g = generate(seed, 6000);
+      const dir = mkdtempSync(join(tmpdir(), 'webmail-log-oracle-'));
+      for (const [name, text] of g.files) writeFileSync(join(dir, name), text);
+      const r = await cli(['analyse', '--format', 'json', '--jobs', '3', '--pair-window', String(g.window), ...g.files.map(([name]) => name)], { cwd: dir });
+      expect(r.stderr, `seed ${seed}`).toBe('');
+      expect(fromJson(JSON.parse(r.stdout)), `seed ${seed}`).toEqual(expected(model(g.entries, g.orphans, g.window), g.lines));
+    }
+  }, 60_000);
+});
