@@ -13,12 +13,13 @@ import { generate } from './generate.js';
 import { model, type ModelResult } from './model.js';
 
 /** What a JSON report says that the model also says. */
-function fromJson(doc: { summary: Record<string, unknown>; violations: Record<string, unknown>[]; requestIds: Record<string, unknown>[] }) {
+function fromJson(doc: { summary: Record<string, unknown>; violations: Record<string, unknown>[]; requestIds: Record<string, unknown>[]; signatures: unknown[] }) {
   const s = doc.summary;
   return {
     counts: [s.lines, s.entries, s.dbErrors, s.otherEntries, s.malformedEntries, s.requestIds, s.refreshLookups, s.refreshPairs],
     violations: doc.violations.map((v) => `${v.rule} ${v.file}:${v.line} ${v.requestId}`),
     rows: doc.requestIds.map((r) => ({ id: r.id, sessionSegments: r.sessionSegments, entries: r.entries, refreshPairs: r.refreshPairs, first: r.first, last: r.last })),
+    signatures: doc.signatures,
   };
 }
 
@@ -27,6 +28,7 @@ function expected(m: ModelResult, lines: number) {
     counts: [lines, m.entries, m.dbErrors, m.otherEntries, m.malformedEntries, m.requestIds, m.refreshLookups, m.refreshPairs],
     violations: m.violations.map((v) => `${v.rule} ${v.file}:${v.line} ${v.requestId}`),
     rows: m.rows,
+    signatures: m.signatures,
   };
 }
 
@@ -58,7 +60,9 @@ function compare(seed: number, size: number): void {
     violations: m.violations.map((v) => `${v.rule} ${v.file}:${v.line} ${v.requestId}`),
   };
   expect(got, `seed ${seed}`).toEqual(want);
-  expect(fromJson(JSON.parse(report('json', c))).rows, `seed ${seed}`).toEqual(m.rows);
+  const json = fromJson(JSON.parse(report('json', c)));
+  expect(json.rows, `seed ${seed}`).toEqual(m.rows);
+  expect(json.signatures, `seed ${seed}`).toEqual(m.signatures);
 }
 
 describe('the pipeline agrees with a plain reading of the SPEC', () => {

@@ -143,7 +143,7 @@ export function generate(seed: number, size = 300): GeneratedLog {
       const [zone, offset, offsetText] = pick(ZONES);
       const header = (instant: number) => `[${stamp(instant, zone, offset)}]: `;
       const idPart = s.id === null ? '' : `<${s.id}> `;
-      const plan = (kind: Planned['kind'], side: Side | null, instant = clock, malformed = false): Planned => ({
+      const plan = (kind: Planned['kind'], side: Side | null, instant = clock, malformed = false, code: string | null = null, message: string | null = null): Planned => ({
         fileIndex: f,
         file: name,
         line: line + 1,
@@ -155,6 +155,8 @@ export function generate(seed: number, size = 300): GeneratedLog {
         id: s.id,
         segment: s.segment,
         side,
+        code,
+        message,
       });
       const refreshPath = (segment: string | null) =>
         `${segment === null ? '' : `/${segment}`}/3rdparty/roundcube/${chance(0.5) ? 'index.php' : ''}?${chance(0.8) ? '_task=mail&_action=refresh' : '_action=refresh&_task=mail&_mbox=INBOX'}`;
@@ -165,8 +167,8 @@ export function generate(seed: number, size = 300): GeneratedLog {
         const sql = multiline
           ? `SELECT *, calendar_id AS id\n  FROM ${prefixed}\n  WHERE user_id = '${s.user}' AND name IN ('a (b)', 'x) in y')\n  ORDER BY name`
           : `SELECT *, calendar_id AS id FROM ${prefixed} WHERE user_id = '${s.user}' ORDER BY name`;
-        const message = chance(0.15) ? '[HY000] database is locked' : `[1] no such table: ${prefixed}`;
-        return `${header(instant)}${idPart}DB Error: ${message} (SQL Query: ${sql}) in ${SRC} on line 578 (POST ${refreshPath(s.segment)})`;
+        const [code, message] = chance(0.15) ? ['HY000', 'database is locked'] : ['1', `no such table: ${prefixed}`];
+        return { code, message, text: `${header(instant)}${idPart}DB Error: [${code}] ${message} (SQL Query: ${sql}) in ${SRC} on line 578 (POST ${refreshPath(s.segment)})` };
       };
       const kind = rnd();
       if (kind < 0.55) {
@@ -176,24 +178,26 @@ export function generate(seed: number, size = 300): GeneratedLog {
         for (let k = 0; k < sides.length; k++) {
           const instant = k === 0 ? clock : clock + (chance(0.1) ? pick([1, 2, window + 1]) : 0);
           if (k > 0 && instant > clock) clock = instant;
-          entries.push(plan('DB', sides[k], instant));
-          put(lookupText(sides[k], instant));
+          const l = lookupText(sides[k], instant);
+          entries.push(plan('DB', sides[k], instant, false, l.code, l.message));
+          put(l.text);
         }
       } else if (kind < 0.65) {
         entries.push(plan('IMAP', null));
         put(`${header(clock)}${idPart}IMAP Error: Login failed for u${s.user}@example.test against 127.0.0.1 from 192.0.2.${s.user}. in ${IMAP_SRC} on line 211 (POST ${refreshPath(s.segment)})`);
       } else if (kind < 0.72) {
         // Login completion and the entry page: DB errors of no refresh.
-        entries.push(plan('DB', null));
         const path = s.segment === null ? '/3rdparty/roundcube/' : `/${s.segment}/3rdparty/roundcube/`;
-        put(
-          chance(0.5)
-            ? `${header(clock)}${idPart}DB Error: []  (SQL Query: ) in ${SRC} on line 578 (POST ${path}index.php?login=1&post_login=${s.user}123&_task=login&_action=login)`
-            : `${header(clock)}${idPart}DB Error: [1] no such table: users (SQL Query: SELECT * FROM users WHERE user_id = '1') in ${SRC} on line 578 (GET ${path}index.php)`,
-        );
+        if (chance(0.5)) {
+          entries.push(plan('DB', null, clock, false, '', ''));
+          put(`${header(clock)}${idPart}DB Error: []${chance(0.8) ? '  ' : ' '}(SQL Query: ) in ${SRC} on line 578 (POST ${path}index.php?login=1&post_login=${s.user}123&_task=login&_action=login)`);
+        } else {
+          entries.push(plan('DB', null, clock, false, '1', 'no such table: users'));
+          put(`${header(clock)}${idPart}DB Error: [1] no such table: users (SQL Query: SELECT * FROM users WHERE user_id = '1') in ${SRC} on line 578 (GET ${path}index.php)`);
+        }
       } else if (kind < 0.78) {
         // A refresh's error on another table: a DB error, no lookup.
-        entries.push(plan('DB', null));
+        entries.push(plan('DB', null, clock, false, '1', 'no such table: calendars_old'));
         put(`${header(clock)}${idPart}DB Error: [1] no such table: calendars_old (SQL Query: SELECT * FROM calendars_old) in ${SRC} on line 578 (POST ${refreshPath(s.segment)})`);
       } else if (kind < 0.84) {
         // PHP's own shape: a zone name, no colon, no request id; in a DST night its wall

@@ -23,6 +23,9 @@ export interface Planned {
   segment: string | null;
   /** For a refresh lookup, its side; null for every other entry. */
   side: Side | null;
+  /** A DB error's code and message (as written); null for other kinds. */
+  code: string | null;
+  message: string | null;
 }
 
 /** A run of non-blank lines before the first entry of a file (malformed, at its first line). */
@@ -49,6 +52,13 @@ export interface ModelRow {
   last: string;
 }
 
+export interface ModelSignature {
+  kind: string;
+  code: string | null;
+  message: string | null;
+  count: number;
+}
+
 export interface ModelResult {
   entries: number;
   dbErrors: number;
@@ -59,6 +69,7 @@ export interface ModelResult {
   refreshPairs: number;
   violations: ModelViolation[];
   rows: ModelRow[];
+  signatures: ModelSignature[];
 }
 
 const RULE_ORDER = ['pair-order', 'pair-same-second', 'pair-incomplete', 'chronological', 'request-id-format', 'session-consistency', 'malformed'];
@@ -68,6 +79,11 @@ export function iso(e: Planned): string {
   const d = new Date((e.instant + e.offset) * 1000);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}T${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}${e.offsetText}`;
+}
+
+/** Plain string order (code units). */
+function order(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function model(entries: readonly Planned[], orphans: readonly Orphan[], window: number): ModelResult {
@@ -88,6 +104,7 @@ export function model(entries: readonly Planned[], orphans: readonly Orphan[], w
   let local = 0;
   let remote = 0;
   let pairs = 0;
+  const signatures = new Map<string, ModelSignature>();
 
   for (const e of entries) {
     if (e.malformed) {
@@ -97,6 +114,10 @@ export function model(entries: readonly Planned[], orphans: readonly Orphan[], w
     }
     if (e.kind === 'DB') dbErrors++;
     else otherEntries++;
+    const key = e.kind === 'DB' ? `DB ${e.code} ${e.message}` : e.kind;
+    const sig = signatures.get(key) ?? { kind: e.kind, code: e.kind === 'DB' ? e.code : null, message: e.kind === 'DB' ? e.message : null, count: 0 };
+    sig.count++;
+    signatures.set(key, sig);
     if (previous !== null && e.instant < previous.instant) at('chronological', e, e.id);
     previous = e;
     // Lookups waiting longer than the window are incomplete, before E is handled.
@@ -138,15 +159,15 @@ export function model(entries: readonly Planned[], orphans: readonly Orphan[], w
     if (e.side === null) continue;
     if (e.side === 'local') local++;
     else remote++;
-    const key = e.id !== null ? `id ${e.id}` : e.segment !== null ? `segment ${e.segment}` : 'none';
-    const p = pending.get(key);
+    const pairKey = e.id !== null ? `id ${e.id}` : e.segment !== null ? `segment ${e.segment}` : 'none';
+    const p = pending.get(pairKey);
     if (p === undefined) {
-      pending.set(key, e);
+      pending.set(pairKey, e);
     } else if (p.side === e.side) {
       at('pair-incomplete', p, p.id);
-      pending.set(key, e);
+      pending.set(pairKey, e);
     } else {
-      pending.delete(key);
+      pending.delete(pairKey);
       pairs++;
       if (p.side === 'remote') at('pair-order', e, e.id);
       if (Math.floor(p.instant) !== Math.floor(e.instant)) at('pair-same-second', e, e.id);
@@ -166,5 +187,6 @@ export function model(entries: readonly Planned[], orphans: readonly Orphan[], w
     refreshPairs: pairs,
     violations,
     rows: [...rows.values()].map((r) => r.row),
+    signatures: [...signatures.values()].sort((a, b) => b.count - a.count || order(a.kind, b.kind) || order(a.code ?? '', b.code ?? '') || order(a.message ?? '', b.message ?? '')),
   };
 }
