@@ -84,4 +84,17 @@ describe('the pipeline agrees with a plain reading of the SPEC', () => {
       expect(fromJson(JSON.parse(r.stdout)), `seed ${seed}`).toEqual(expected(model(g.entries, g.orphans, g.window), g.lines));
     }
   }, 60_000);
+
+  it('on stdin, where the lines before the first entry are counted and not malformed', async () => {
+    const seeds = fc.sample(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { numRuns: 4, seed: Number(process.env.FC_SEED ?? 20261122) + 1 });
+    for (const seed of seeds) {
+      const g = generate(seed, 400);
+      // The first file alone, as `-`, cut by `tail` inside an entry: the two lines of it
+      // before the file's own start (and any orphan lines of the file) are no violation.
+      const cut = '  FROM caldav_calendars WHERE user_id = 1\n  ORDER BY name) in /x.php on line 578 (POST /cpsess0123456789/?_task=mail&_action=refresh)\n';
+      const entries = g.entries.filter((e) => e.fileIndex === 0).map((e) => ({ ...e, file: '-', line: e.line + 2 }));
+      const r = await cli(['analyse', '--format', 'json', '--pair-window', String(g.window), '-'], { stdin: cut + g.files[0][1] });
+      expect(fromJson(JSON.parse(r.stdout)), `seed ${seed}`).toEqual(expected(model(entries, [], g.window), g.fileLines[0] + 2));
+    }
+  }, 60_000);
 });

@@ -12,6 +12,8 @@ export interface GeneratedLog {
   entries: Planned[];
   orphans: Orphan[];
   lines: number;
+  /** Lines of each file. */
+  fileLines: number[];
   window: number;
 }
 
@@ -88,7 +90,7 @@ export function generate(seed: number, size = 300): GeneratedLog {
   const entries: Planned[] = [];
   const orphans: Orphan[] = [];
   const files: [string, string][] = [];
-  let lines = 0;
+  const fileLines: number[] = [];
   // A plain day, or the night a DST change in Europe happens (PHP's zone-named entries).
   let clock = pick([Date.UTC(2026, 10, 21, 9, 0, 0), Date.UTC(2026, 9, 25, 0, 45, 0), Date.UTC(2026, 2, 29, 0, 45, 0)]) / 1000;
   const step = pick([1, 1, 8]);
@@ -234,7 +236,7 @@ export function generate(seed: number, size = 300): GeneratedLog {
     const noFinalNewline = chance(0.2);
     files.push([name, out.join(eol) + (noFinalNewline ? '' : eol)]);
     // An empty last line without its newline is no line: the file just ends.
-    lines += noFinalNewline && out[out.length - 1] === '' ? line - 1 : line;
+    fileLines.push(noFinalNewline && out[out.length - 1] === '' ? line - 1 : line);
   }
-  return { files, entries, orphans, lines, window };
+  return { files, entries, orphans, lines: fileLines.reduce((a, b) => a + b, 0), fileLines, window };
 }
