@@ -3,6 +3,7 @@
 // must agree. Seeded through fast-check (FC_SEED replays another run).
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -82,6 +83,19 @@ describe('the pipeline agrees with a plain reading of the SPEC', () => {
       const r = await cli(['analyse', '--format', 'json', '--jobs', '3', '--pair-window', String(g.window), ...g.files.map(([name]) => name)], { cwd: dir });
       expect(r.stderr, `seed ${seed}`).toBe('');
       expect(fromJson(JSON.parse(r.stdout)), `seed ${seed}`).toEqual(expected(model(g.entries, g.orphans, g.window), g.lines));
+    }
+  }, 60_000);
+
+  it('on a rotation set given in any order: read oldest first, gzip known by content (errors.log.1 is gzip too)', async () => {
+    const seeds = fc.sample(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { numRuns: 3, seed: Number(process.env.FC_SEED ?? 20261122) + 2 });
+    for (const seed of seeds) {
+      const g = generate(seed, 600, 3);
+      const names = ['errors.log.2.gz', 'errors.log.1', 'errors.log'];
+      const dir = mkdtempSync(join(tmpdir(), 'webmail-log-oracle-'));
+      g.files.forEach(([, text], i) => writeFileSync(join(dir, names[i]), i < 2 ? gzipSync(text) : text));
+      const rename = <T extends { fileIndex: number; file: string }>(e: T): T => ({ ...e, file: names[e.fileIndex] });
+      const r = await cli(['analyse', '--format', 'json', '--pair-window', String(g.window), 'errors.log', 'errors.log.2.gz', 'errors.log.1'], { cwd: dir });
+      expect(fromJson(JSON.parse(r.stdout)), `seed ${seed}`).toEqual(expected(model(g.entries.map(rename), g.orphans.map(rename), g.window), g.lines));
     }
   }, 60_000);
 

@@ -81,12 +81,14 @@ interface Session {
   user: number;
 }
 
-export function generate(seed: number, size = 300): GeneratedLog {
+/** `fileCount`: how many files (default: 1 to 3, as the seed says). */
+export function generate(seed: number, size = 300, fileCount?: number): GeneratedLog {
   const rnd = random(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const chance = (p: number) => rnd() < p;
   const window = pick([1, 5, 30, 30]);
-  const fileCount = 1 + Math.floor(rnd() * 3);
+  const drawn = 1 + Math.floor(rnd() * 3);
+  fileCount ??= drawn;
   const entries: Planned[] = [];
   const orphans: Orphan[] = [];
   const files: [string, string][] = [];
