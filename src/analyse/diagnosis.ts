@@ -19,7 +19,58 @@ export interface Diagnosis {
   first: string;
   last: string;
   /** IMAP login failures: counts by user and client address, most first. */
-  breakdown?: { user: string; client: string; count: number }[];
+  breakdown?: BreakdownRow[];
+  /** Failures counted in no row of the breakdown: their user and address were let go (see Breakdown). */
+  breakdownOthers?: number;
+}
+
+export interface BreakdownRow {
+  user: string;
+  client: string;
+  count: number;
+}
+
+/**
+ * Users and client addresses a breakdown keeps apart: an attack from a botnet brings a new
+ * pair with nearly every line, and a follower runs for months. When twice this many are
+ * held, all but this many of the largest are let go, their failures counted as others, so
+ * memory stays bounded while the addresses worth blocking, the frequent ones, stay listed.
+ */
+export const BREAKDOWN_KEPT = 1000;
+
+/** Counts by user and client address, bounded as BREAKDOWN_KEPT says. */
+export class Breakdown {
+  private readonly rows = new Map<string, BreakdownRow>();
+  /** Failures of the pairs let go. */
+  others = 0;
+
+  add(user: string, client: string): void {
+    const key = `${user}\u0000${client}`;
+    const row = this.rows.get(key);
+    if (row !== undefined) {
+      row.count++;
+      return;
+    }
+    this.rows.set(key, { user, client, count: 1 });
+    if (this.rows.size >= 2 * BREAKDOWN_KEPT) {
+      const sorted = this.sorted();
+      for (const r of sorted.slice(BREAKDOWN_KEPT)) {
+        this.others += r.count;
+        this.rows.delete(`${r.user}\u0000${r.client}`);
+      }
+    }
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  /** Most first; then by user and address (code-unit order). */
+  sorted(): BreakdownRow[] {
+    return [...this.rows.values()].sort(
+      (a, b) => b.count - a.count || (a.user < b.user ? -1 : a.user > b.user ? 1 : 0) || (a.client < b.client ? -1 : a.client > b.client ? 1 : 0),
+    );
+  }
 }
 
 /** The request ids of the report, in order, with the diagnoses each was seen with. */
@@ -41,7 +92,7 @@ class Tally {
   mark = 0;
   first: Moment | null = null;
   last: Moment | null = null;
-  readonly breakdown = new Map<string, { user: string; client: string; count: number }>();
+  readonly breakdown = new Breakdown();
   /** The database backends its entries came from. */
   readonly backends = new Set<Backend>();
 
@@ -161,10 +212,7 @@ export class DiagnosisCollector {
     if (failure === null) return;
     const t = this.tally('imap-login-failed');
     t.add(e, id);
-    const key = `${failure.user}\u0000${failure.client}`;
-    const row = t.breakdown.get(key);
-    if (row) row.count++;
-    else t.breakdown.set(key, { ...failure, count: 1 });
+    t.breakdown.add(failure.user, failure.client);
   }
 
   /**
@@ -236,11 +284,8 @@ export class DiagnosisCollector {
       first: (t.first as Moment).iso(),
       last: (t.last as Moment).iso(),
     };
-    if (t.breakdown.size > 0) {
-      d.breakdown = [...t.breakdown.values()].sort(
-        (a, b) => b.count - a.count || (a.user < b.user ? -1 : a.user > b.user ? 1 : 0) || (a.client < b.client ? -1 : a.client > b.client ? 1 : 0),
-      );
-    }
+    if (t.breakdown.size > 0) d.breakdown = t.breakdown.sorted();
+    if (t.breakdown.others > 0) d.breakdownOthers = t.breakdown.others;
     return d;
   }
 }

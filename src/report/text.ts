@@ -245,7 +245,9 @@ function diagnosisSection(s: Summary, o: TextOptions): string[] {
     out.push(wrap(d.meaning, o.width, '  ', '  '));
     if (d.breakdown) {
       for (const b of d.breakdown.slice(0, 5)) out.push(wrap(`${escapeControls(b.user)} from ${escapeControls(b.client)}`, o.width, '           ', `    ${n(b.count).padStart(5)}  `));
-      if (d.breakdown.length > 5) out.push(c.dim(`    … ${d.breakdown.length - 5} more users and addresses`));
+      const more = d.breakdown.length > 5 ? `… ${n(d.breakdown.length - 5)} more users and addresses` : '';
+      const others = d.breakdownOthers ? `${plural(d.breakdownOthers, 'failure')} from users and addresses not kept apart` : '';
+      if (more || others) out.push(c.dim(wrap([more, others].filter(Boolean).join('; '), o.width, '    ', '    ')));
     }
     for (const step of d.fix) out.push(`  ${c.green('→')}${wrap(step, o.width, '    ', '    ').slice(3)}`);
     out.push(c.dim(`  (webmail-log explain ${d.id})`));

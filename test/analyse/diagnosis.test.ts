@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { Breakdown, BREAKDOWN_KEPT } from '../../src/analyse/diagnosis.js';
 import { KNOWLEDGE } from '../../src/analyse/knowledge.js';
-import { check, log, lookup, pair, SEG, SRC } from '../helpers.js';
+import { check, log, lookup, pair, report, SEG, SRC } from '../helpers.js';
 
 /** What the diagnosis counts an IMAP error of `text` under: its user and client address, or null. */
 function loginFailure(text: string): { user: string; client: string } | null {
@@ -69,6 +70,39 @@ describe('diagnosis', () => {
       { user: 'alice@example.test', client: '198.51.100.23', count: 2 },
       { user: 'bob@example.test', client: '198.51.100.23', count: 1 },
     ]);
+  });
+
+  it('keeps a bounded breakdown under a botnet, with the frequent addresses listed exactly and every failure counted', () => {
+    const b = new Breakdown();
+    let total = 0;
+    let largest = 0;
+    for (let i = 0; i < 60_000; i++) {
+      // One address tries hard all along; the rest come once each, from everywhere.
+      b.add(`user${i % 97}`, `198.51.${(i >> 8) & 255}.${i & 255}`);
+      total++;
+      if (i % 50 === 0) {
+        b.add('admin', '203.0.113.66');
+        total++;
+      }
+      largest = Math.max(largest, b.size);
+    }
+    const rows = b.sorted();
+    expect(largest).toBeLessThan(2 * BREAKDOWN_KEPT);
+    expect(rows[0]).toEqual({ user: 'admin', client: '203.0.113.66', count: 1200 });
+    expect(rows.reduce((sum, r) => sum + r.count, 0) + b.others).toBe(total);
+  });
+
+  it('says how many failures were not kept apart, in the report and the JSON', () => {
+    const lines = Array.from({ length: 2 * BREAKDOWN_KEPT + 10 }, (_, i) =>
+      imapLine(`10:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`, `Login failed for u${i} from 192.0.2.${i % 250}. AUTHENTICATE PLAIN: failed`),
+    );
+    const c = check(log(...lines));
+    const d = c.summary.diagnosis.find((x) => x.id === 'imap-login-failed')!;
+    expect(d.entries).toBe(lines.length);
+    expect(d.breakdown!.length + d.breakdownOthers!).toBe(lines.length);
+    expect(d.breakdown!.length).toBeLessThanOrEqual(2 * BREAKDOWN_KEPT);
+    expect(report('text', c)).toContain(`${d.breakdownOthers!.toLocaleString('en-US')} failures from users and addresses not kept apart`);
+    expect(JSON.parse(report('json', c)).diagnosis[0].breakdownOthers).toBe(d.breakdownOthers);
   });
 
   it('reads the user and client of a login failure', () => {
