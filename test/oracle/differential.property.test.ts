@@ -2,13 +2,14 @@
 // every violation (rule, file, line, request id), every count and every request-id row
 // must agree. Seeded through fast-check (FC_SEED replays another run).
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cli } from '../cli/run.js';
+import { cli, startCli } from '../cli/run.js';
 import { check, report } from '../helpers.js';
 import { generate } from './generate.js';
 import { model, type ModelResult } from './model.js';
@@ -97,6 +98,28 @@ describe('the pipeline agrees with a plain reading of the SPEC', () => {
       const r = await cli(['analyse', '--format', 'json', '--pair-window', String(g.window), 'errors.log', 'errors.log.2.gz', 'errors.log.1'], { cwd: dir });
       expect(fromJson(JSON.parse(r.stdout)), `seed ${seed}`).toEqual(expected(model(g.entries.map(rename), g.orphans.map(rename), g.window), g.lines));
     }
+  }, 60_000);
+
+  it('following a file as it is written in pieces cut anywhere, as from reading it whole', async () => {
+    const [seed] = fc.sample(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { numRuns: 1, seed: Number(process.env.FC_SEED ?? 20261122) + 3 });
+    const g = generate(seed, 500, 1);
+    const text = g.files[0][1];
+    const dir = mkdtempSync(join(tmpdir(), 'webmail-log-oracle-'));
+    const path = join(dir, 'errors.log');
+    writeFileSync(path, '');
+    // --flush-after well above the pauses: an entry cut by a pause is not handed on early.
+    const live = startCli(['analyse', '--follow', '--from-start', '--flush-after', '5000', '--format', 'json', '--pair-window', String(g.window), path]);
+    for (let at = 0, k = 0; at < text.length; k++) {
+      const size = 1 + ((seed >>> (k % 16)) + k * 7919) % 4000;
+      appendFileSync(path, text.slice(at, at + size));
+      at += size;
+      await sleep(k % 5 === 0 ? 20 : 1);
+    }
+    await sleep(300);
+    live.child.kill('SIGTERM');
+    const done = await live.done;
+    const entries = g.entries.map((e) => ({ ...e, file: path }));
+    expect(fromJson(JSON.parse(done.stdout)), `seed ${seed}`).toEqual(expected(model(entries, g.orphans.map((o) => ({ ...o, file: path })), g.window), g.lines));
   }, 60_000);
 
   it('on stdin, where the lines before the first entry are counted and not malformed', async () => {
