@@ -14,6 +14,17 @@ import { check, report } from '../helpers.js';
 import { generate } from './generate.js';
 import { model, type ModelResult } from './model.js';
 
+/** SPEC §3's default severities. */
+const DEFAULTS = {
+  'pair-order': 'error',
+  'pair-same-second': 'error',
+  'pair-incomplete': 'warning',
+  chronological: 'error',
+  'request-id-format': 'warning',
+  'session-consistency': 'warning',
+  malformed: 'error',
+};
+
 /** What a JSON report says that the model also says. */
 function fromJson(doc: { summary: Record<string, unknown>; violations: Record<string, unknown>[]; requestIds: Record<string, unknown>[]; signatures: unknown[] }) {
   const s = doc.summary;
@@ -81,9 +92,26 @@ describe('the pipeline agrees with a plain reading of the SPEC', () => {
       const g = generate(seed, 6000);
       const dir = mkdtempSync(join(tmpdir(), 'webmail-log-oracle-'));
       for (const [name, text] of g.files) writeFileSync(join(dir, name), text);
-      const r = await cli(['analyse', '--format', 'json', '--jobs', '3', '--pair-window', String(g.window), ...g.files.map(([name]) => name)], { cwd: dir });
+      // Severities changed as the seed says (SPEC §3): a rule off is not reported; the
+      // exit status follows the errors (§4).
+      const levels = new Map(Object.entries(DEFAULTS));
+      const rules: string[] = [];
+      Object.keys(DEFAULTS).forEach((rule, i) => {
+        const level = ['off', 'warning', 'error', null, null][(seed >>> (2 * i)) % 5];
+        if (level === null) return;
+        levels.set(rule, level);
+        rules.push('--rule', `${rule}=${level}`);
+      });
+      const r = await cli(['analyse', '--format', 'json', '--jobs', '3', '--pair-window', String(g.window), ...rules, ...g.files.map(([name]) => name)], { cwd: dir });
       expect(r.stderr, `seed ${seed}`).toBe('');
-      expect(fromJson(JSON.parse(r.stdout)), `seed ${seed}`).toEqual(expected(model(g.entries, g.orphans, g.window), g.lines));
+      const m = model(g.entries, g.orphans, g.window);
+      m.violations = m.violations.filter((v) => levels.get(v.rule) !== 'off');
+      const doc = JSON.parse(r.stdout);
+      expect(fromJson(doc), `seed ${seed}`).toEqual(expected(m, g.lines));
+      expect(doc.violations.map((v: { rule: string; severity: string }) => v.severity), `seed ${seed}`).toEqual(m.violations.map((v) => levels.get(v.rule)));
+      const errors = m.violations.filter((v) => levels.get(v.rule) === 'error').length;
+      expect(doc.summary.violations, `seed ${seed}`).toEqual({ error: errors, warning: m.violations.length - errors });
+      expect(r.status, `seed ${seed}`).toBe(errors > 0 ? 1 : 0);
     }
   }, 60_000);
 
