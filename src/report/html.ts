@@ -152,7 +152,7 @@ function diagnosis(s: Summary): string {
   if (s.diagnosis.length === 0) return '';
   const items = s.diagnosis.map(
     (d) => `<div class="diag" data-diagnosis="${esc(d.id)}"><h3>${esc(d.title)}</h3><p class="dim"><span data-key="diagnosisEntries">${n(d.entries)}</span> entries, ${esc(d.first)} to ${esc(d.last)}; ${n(d.requestIdCount)} request ids</p><p>${esc(d.meaning)}</p><ol>${d.fix.map((f) => `<li>${prose(f)}</li>`).join('')}</ol>${
-      d.breakdown ? `<table><thead><tr><th class="num">count</th><th>user</th><th>client address</th></tr></thead><tbody>${d.breakdown.slice(0, 20).map((b) => `<tr><td class="num">${b.count}</td><td>${esc(b.user)}</td><td class="mono">${esc(b.client)}</td></tr>`).join('')}</tbody></table>${d.breakdownOthers ? `<p class="dim">${n(d.breakdownOthers)} failures from users and addresses not kept apart</p>` : ''}` : ''
+      d.breakdown ? `<table><thead><tr><th class="num">count</th><th>user</th><th>client address</th></tr></thead><tbody>${d.breakdown.slice(0, 20).map((b) => `<tr><td class="num">${b.count}</td><td>${esc(b.user)}</td><td class="mono">${esc(b.client)}</td></tr>`).join('')}</tbody></table>${d.breakdownOthers ? `<p class="dim">${n(d.breakdownOthers)} ${d.breakdownOthers === 1 ? 'failure' : 'failures'} from users and addresses not kept apart</p>` : ''}` : ''
     }<p class="dim"><code>webmail-log explain ${esc(d.id)}</code></p></div>`,
   );
   return `<section id="diagnosis"><h2>Diagnosis</h2>${items.join('')}</section>`;
