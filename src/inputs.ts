@@ -3,7 +3,7 @@
 // half-written entry once they go quiet. Where each reader comes from: input/ for bytes,
 // parallel/ for the fast path; both feed the same seam (feed.ts).
 
-import { fstatSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { InputError } from './errors.js';
 import type { Feed, Stream } from './feed.js';
 import type { CheckpointStore } from './input/checkpoints.js';
@@ -42,12 +42,36 @@ function binaryNote(name: string, opts: ReadOptions): void {
 
 /** A plain regular file large enough to be cut into chunks for several threads. */
 function parallelSize(input: Input, opts: ReadOptions): number | null {
-  if (input.fd === null || input.stream || opts.jobs < 2) return null;
-  const st = fstatSync(input.fd);
+  const fd = input.name === '-' ? (input.stream ? null : 0) : input.fd;
+  if (fd === null || input.stream || opts.jobs < 2) return null;
+  const st = fstatSync(fd);
   if (!st.isFile() || st.size < opts.parallelFrom || st.size <= chunkSize(st.size, opts.jobs)) return null;
+  if (input.name === '-' && stdinPath(st.ino, st.dev) === null) return null;
   const magic = Buffer.alloc(2);
-  readSync(input.fd, magic, 0, 2, 0);
+  readSync(fd, magic, 0, 2, 0);
   return magic[0] === 0x1f && magic[1] === 0x8b ? null : st.size;
+}
+
+/**
+ * For stdin redirected from a regular file (`webmail-log analyse - < errors.log`), a path
+ * the parsing workers can open it by: /proc/self/fd/0, when it opens the same file and
+ * stdin stands at its start (a file already partly read from is read on from where it
+ * stands, by this thread). Null when there is no such path.
+ */
+function stdinPath(ino: number, dev: number): string | null {
+  const path = '/proc/self/fd/0';
+  try {
+    if (!/^pos:\s*0$/m.test(readFileSync('/proc/self/fdinfo/0', 'utf8'))) return null;
+    const fd = openSync(path, 'r');
+    try {
+      const st = fstatSync(fd);
+      return st.ino === ino && st.dev === dev ? path : null;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
 }
 
 /** A followed file may not exist yet, but it may not be a directory or unreadable. */
@@ -77,9 +101,12 @@ async function readToEnd(input: Input, feed: Feed, opts: ReadOptions, live: bool
     clearTimeout(timer);
     // What was read of a failing input is still counted and checked.
     feed.end();
-    const skipped = feed.skippedLines;
-    if (skipped > 0) opts.note?.(`${input.name === '-' ? 'stdin' : input.name} began mid-entry: ${skipped} line${skipped === 1 ? '' : 's'} before its first entry skipped`);
+    skippedNote(input.name, feed.skippedLines, opts);
   }
+}
+
+function skippedNote(name: string, skipped: number, opts: ReadOptions): void {
+  if (skipped > 0) opts.note?.(`${name === '-' ? 'stdin' : name} began mid-entry: ${skipped} line${skipped === 1 ? '' : 's'} before its first entry skipped`);
 }
 
 /** Bytes the inputs hold, when all of them are files (stdin redirected from one counts). */
@@ -147,9 +174,13 @@ export async function readInputs(names: readonly string[], checker: Stream, opts
       if (opts.signal.aborted) break;
       const size = parallelSize(input, opts);
       if (size !== null) {
+        const stdin = input.name === '-';
+        const fd = stdin ? 0 : (input.fd as number);
         const head = Buffer.alloc(4096);
-        if (looksBinary(head.subarray(0, readSync(input.fd as number, head, 0, head.length, 0)))) binaryNote(input.name, opts);
-        await readInParallel(input.name, input.fd as number, size, opts.jobs, checker.addFile(input.name), opts.signal, opts.onRead);
+        if (looksBinary(head.subarray(0, readSync(fd, head, 0, head.length, 0)))) binaryNote(input.name, opts);
+        const feed = checker.addFile(input.name);
+        await readInParallel(input.name, fd, size, opts.jobs, feed, opts.signal, opts.onRead, undefined, stdin ? '/proc/self/fd/0' : undefined);
+        if (stdin) skippedNote(input.name, feed.skippedLines, opts);
         continue;
       }
       await readToEnd(input, checker.addFile(input.name), opts, isLiveInput(input.name, opts.stdinLive));

@@ -53,6 +53,8 @@ export async function readInParallel(
   onRead?: (bytes: number) => void,
   /** Who parses each chunk, fixed (tests give every kind of owner its turn); else decided as reading goes. */
   plan?: (chunk: number) => number,
+  /** The path workers open the file by, when `path` is not one (stdin: /proc/self/fd/0). */
+  openPath: string = path,
 ): Promise<void> {
   const chunk = chunkSize(size, jobs);
   const chunks = Math.max(1, Math.ceil(size / chunk));
@@ -112,7 +114,7 @@ export async function readInParallel(
       if (owner < 0) return;
       owners[next] = owner;
       places[next] = ++given[owner];
-      const job: ChunkJob = { chunk: next, path, from: next * chunk, to: (next + 1) * chunk, size };
+      const job: ChunkJob = { chunk: next, path: openPath, from: next * chunk, to: (next + 1) * chunk, size };
       answerFor(next);
       workers[owner].postMessage(job);
     }
@@ -129,6 +131,8 @@ export async function readInParallel(
   };
   try {
     for (let k = 0; k < chunks && !signal.aborted; k++) {
+      // Chunk 0 is always one of these (unless a test fixes a plan): its lines before the first entry
+      // are the feed's to judge (orphans in a file, skipped on stdin, SPEC §1).
       if (owners[k] === UNASSIGNED && plan === undefined) {
         owners[k] = HERE;
         next = k + 1;

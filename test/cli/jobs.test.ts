@@ -3,13 +3,14 @@
 // apart for a file this size) fall inside multi-line entries, pairs, CRLF line ends and
 // long entries.
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { check, imap, log, lookup, pair } from '../helpers.js';
-import { cli } from './run.js';
+import { BIN, cli } from './run.js';
 
 function stamp(i: number): string {
   const s = 36000 + Math.floor(i / 2);
@@ -68,6 +69,32 @@ describe('--jobs', () => {
     for (const out of outputs.slice(1)) expect(out).toBe(outputs[0]);
     const piped = await cli(['analyse', '--format', 'json', '-'], { cwd: dir, stdin: readFileSync(join(dir, 'big.log')) });
     expect(piped.stdout.replaceAll('"file": "-"', '"file": "big.log"')).toBe(outputs[0]);
+  });
+
+  it('reads stdin redirected from a file with several threads, cut mid-entry, as one thread reads it', async () => {
+    // Starts inside an entry, as `tail -n` leaves it: those lines are counted, not malformed.
+    const cut = text.slice(text.indexOf('\n                FROM caldav_calendars') + 1);
+    writeFileSync(join(dir, 'cut.log'), cut);
+    const run = (jobs: string, debug: boolean) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const fd = openSync(join(dir, 'cut.log'), 'r');
+        const env = { ...process.env, NODE_DEBUG: debug ? 'worker' : '' };
+        const child = spawn(process.execPath, [BIN, 'analyse', '--format', 'json', '--jobs', jobs, '-'], { cwd: dir, env, stdio: [fd, 'pipe', 'pipe'] });
+        closeSync(fd);
+        let stdout = '';
+        let stderr = '';
+        child.stdout!.setEncoding('utf8').on('data', (d) => (stdout += d));
+        child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
+        child.on('close', (status) => resolve({ status, stdout, stderr }));
+      });
+    const one = await run('1', false);
+    const three = await run('3', true);
+    expect(one.stderr).toMatch(/^webmail-log: note: stdin began mid-entry: 3 lines before its first entry skipped\n$/);
+    expect(three.stderr).toContain('webmail-log: note: stdin began mid-entry: 3 lines before its first entry skipped\n');
+    // Node's own debug log (NODE_DEBUG=worker) says workers were made: the parallel reader read it.
+    expect(three.stderr).toMatch(/^WORKER \d+: .* create new worker/m);
+    expect(three.stdout).toBe(one.stdout);
+    expect(JSON.parse(one.stdout).violations.filter((v: { rule: string }) => v.rule === 'malformed').map((v: { line: number }) => v.line)).not.toContain(1);
   });
 
   it('agrees with the pipeline read in one piece', async () => {
