@@ -131,8 +131,8 @@ export async function readInParallel(
   };
   try {
     for (let k = 0; k < chunks && !signal.aborted; k++) {
-      // Chunk 0 is always one of these (unless a test fixes a plan): its lines before the first entry
-      // are the feed's to judge (orphans in a file, skipped on stdin, SPEC §1).
+      // Chunk 0 is always one of these (unless a test fixes a plan): its lines before the
+      // first entry are the feed's to judge (orphans in a file, skipped on stdin, SPEC §1).
       if (owners[k] === UNASSIGNED && plan === undefined) {
         owners[k] = HERE;
         next = k + 1;
