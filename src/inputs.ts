@@ -42,35 +42,36 @@ function binaryNote(name: string, opts: ReadOptions): void {
 
 /** A plain regular file large enough to be cut into chunks for several threads. */
 function parallelSize(input: Input, opts: ReadOptions): number | null {
-  const fd = input.name === '-' ? (input.stream ? null : 0) : input.fd;
-  if (fd === null || input.stream || opts.jobs < 2) return null;
+  const fd = input.stream ? null : input.name === '-' ? 0 : input.fd;
+  if (fd === null || opts.jobs < 2) return null;
   const st = fstatSync(fd);
   if (!st.isFile() || st.size < opts.parallelFrom || st.size <= chunkSize(st.size, opts.jobs)) return null;
-  if (input.name === '-' && stdinPath(st.ino, st.dev) === null) return null;
+  if (input.name === '-' && !stdinOpens(st.ino, st.dev)) return null;
   const magic = Buffer.alloc(2);
   readSync(fd, magic, 0, 2, 0);
   return magic[0] === 0x1f && magic[1] === 0x8b ? null : st.size;
 }
 
+/** Where the parsing workers open stdin redirected from a regular file (`- < errors.log`). */
+const STDIN_PATH = '/proc/self/fd/0';
+
 /**
- * For stdin redirected from a regular file (`webmail-log analyse - < errors.log`), a path
- * the parsing workers can open it by: /proc/self/fd/0, when it opens the same file and
- * stdin stands at its start (a file already partly read from is read on from where it
- * stands, by this thread). Null when there is no such path.
+ * Whether STDIN_PATH opens the file stdin is (inode `ino` on `dev`), and stdin stands at
+ * its start. A file already partly read from is read on from where it stands, by this
+ * thread; so is stdin where there is no /proc.
  */
-function stdinPath(ino: number, dev: number): string | null {
-  const path = '/proc/self/fd/0';
+function stdinOpens(ino: number, dev: number): boolean {
   try {
-    if (!/^pos:\s*0$/m.test(readFileSync('/proc/self/fdinfo/0', 'utf8'))) return null;
-    const fd = openSync(path, 'r');
+    if (!/^pos:\s*0$/m.test(readFileSync('/proc/self/fdinfo/0', 'utf8'))) return false;
+    const fd = openSync(STDIN_PATH, 'r');
     try {
       const st = fstatSync(fd);
-      return st.ino === ino && st.dev === dev ? path : null;
+      return st.ino === ino && st.dev === dev;
     } finally {
       closeSync(fd);
     }
   } catch {
-    return null;
+    return false;
   }
 }
 
@@ -179,7 +180,7 @@ export async function readInputs(names: readonly string[], checker: Stream, opts
         const head = Buffer.alloc(4096);
         if (looksBinary(head.subarray(0, readSync(fd, head, 0, head.length, 0)))) binaryNote(input.name, opts);
         const feed = checker.addFile(input.name);
-        await readInParallel(input.name, fd, size, opts.jobs, feed, opts.signal, opts.onRead, undefined, stdin ? '/proc/self/fd/0' : undefined);
+        await readInParallel(input.name, fd, size, opts.jobs, feed, opts.signal, opts.onRead, undefined, stdin ? STDIN_PATH : undefined);
         if (stdin) skippedNote(input.name, feed.skippedLines, opts);
         continue;
       }
