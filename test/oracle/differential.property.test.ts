@@ -102,9 +102,10 @@ describe('the pipeline agrees with a plain reading of the SPEC', () => {
         levels.set(rule, level);
         rules.push('--rule', `${rule}=${level}`);
       });
-      const r = await cli(['analyse', '--format', 'json', '--jobs', '3', '--pair-window', String(g.window), ...rules, ...g.files.map(([name]) => name)], { cwd: dir });
+      const alphabet = (['hex', 'php5', 'php6'] as const)[seed % 3];
+      const r = await cli(['analyse', '--format', 'json', '--jobs', '3', '--pair-window', String(g.window), '--request-id-alphabet', alphabet, ...rules, ...g.files.map(([name]) => name)], { cwd: dir });
       expect(r.stderr, `seed ${seed}`).toBe('');
-      const m = model(g.entries, g.orphans, g.window);
+      const m = model(g.entries, g.orphans, g.window, alphabet);
       m.violations = m.violations.filter((v) => levels.get(v.rule) !== 'off');
       const doc = JSON.parse(r.stdout);
       expect(fromJson(doc), `seed ${seed}`).toEqual(expected(m, g.lines));

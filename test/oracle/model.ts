@@ -86,7 +86,10 @@ function order(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function model(entries: readonly Planned[], orphans: readonly Orphan[], window: number): ModelResult {
+/** What request-id-format accepts (SPEC §1: PHP's session.sid_bits_per_character 4, 5 or 6). */
+export const ALPHABETS = { hex: /^[0-9a-f]{8}$/, php5: /^[0-9a-v]{8}$/, php6: /^[0-9a-zA-Z,-]{8}$/ };
+
+export function model(entries: readonly Planned[], orphans: readonly Orphan[], window: number, alphabet: keyof typeof ALPHABETS = 'hex'): ModelResult {
   const violations: ModelViolation[] = [];
   const at = (rule: string, e: { fileIndex: number; file: string; line: number }, requestId: string | null) =>
     violations.push({ rule, fileIndex: e.fileIndex, file: e.file, line: e.line, requestId });
@@ -130,7 +133,7 @@ export function model(entries: readonly Planned[], orphans: readonly Orphan[], w
     if (e.id !== null) {
       if (!seenIds.has(e.id)) {
         seenIds.add(e.id);
-        if (!/^[0-9a-f]{8}$/.test(e.id)) at('request-id-format', e, e.id);
+        if (!ALPHABETS[alphabet].test(e.id)) at('request-id-format', e, e.id);
       }
       if (e.segment !== null) {
         const first = firstSegment.get(e.id);
