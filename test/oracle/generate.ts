@@ -86,7 +86,7 @@ export function generate(seed: number, size = 300, fileCount?: number): Generate
   const rnd = random(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const chance = (p: number) => rnd() < p;
-  const window = pick([1, 5, 30, 30]);
+  const window = pick([0, 1, 5, 30, 30, 3600]);
   const drawn = 1 + Math.floor(rnd() * 3);
   fileCount ??= drawn;
   const entries: Planned[] = [];
