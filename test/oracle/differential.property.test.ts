@@ -161,6 +161,14 @@ describe('the pipeline agrees with a plain reading of the SPEC', () => {
       const entries = g.entries.filter((e) => e.fileIndex === 0).map((e) => ({ ...e, file: '-', line: e.line + 2 }));
       const r = await cli(['analyse', '--format', 'json', '--pair-window', String(g.window), '-'], { stdin: cut + g.files[0][1] });
       expect(fromJson(JSON.parse(r.stdout)), `seed ${seed}`).toEqual(expected(model(entries, [], g.window), g.fileLines[0] + 2));
+      if (g.files.length < 2) continue;
+      // After a file, in one stream: the file's orphan lines are malformed, stdin's are not.
+      const dir = mkdtempSync(join(tmpdir(), 'webmail-log-oracle-'));
+      writeFileSync(join(dir, g.files[0][0]), g.files[0][1]);
+      const both = await cli(['analyse', '--format', 'json', '--pair-window', String(g.window), g.files[0][0], '-'], { cwd: dir, stdin: cut + g.files[1][1] });
+      const inOrder = g.entries.filter((e) => e.fileIndex < 2).map((e) => (e.fileIndex === 1 ? { ...e, file: '-', line: e.line + 2 } : e));
+      const orphans = g.orphans.filter((o) => o.fileIndex === 0);
+      expect(fromJson(JSON.parse(both.stdout)), `seed ${seed}`).toEqual(expected(model(inOrder, orphans, g.window), g.fileLines[0] + g.fileLines[1] + 2));
     }
   }, 60_000);
 });
