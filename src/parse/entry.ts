@@ -105,18 +105,25 @@ interface Body {
   at: number;
   /** -1: none kept here. */
   length: number;
+  /** When it was last written or matched, by its id's own count (the least recent is replaced). */
+  used: number;
   signature: DbSignature | null;
   segment: string | null;
   request: RequestCode;
   side: Side;
 }
 
-/** The last two bodies of one request id: a refresh writes two (local and remote-sync), and the next refresh the same two again. */
-interface BodyPair {
+/**
+ * The last bodies of one request id. A refresh writes two (local and remote-sync), and the
+ * next refresh the same two again; a third place keeps one other error (a login's, one
+ * written another way) from pushing either of them out.
+ */
+interface Bodies {
   a: Body;
   b: Body;
-  /** The one to replace next. */
-  older: Body;
+  c: Body;
+  /** Bodies written or matched so far: what `used` counts in. */
+  clock: number;
 }
 
 /**
@@ -126,6 +133,8 @@ interface BodyPair {
  * peak RSS stood at the 128 MiB goal.
  */
 const BODY_IDS = 256;
+/** Places for bodies of one request id. */
+const BODIES_PER_ID = 3;
 /** Bytes of a body kept in the block: a longer one is read each time. */
 const BODY_BYTES = 384;
 
@@ -137,42 +146,47 @@ const BODY_BYTES = 384;
  * tails: one block, places taken in turn, all forgotten when it is used up.
  */
 class KnownBodies {
-  private readonly byId = new Map<string, BodyPair>();
-  private readonly block = Buffer.allocUnsafeSlow(BODY_IDS * 2 * BODY_BYTES);
-  private readonly pairs: BodyPair[] = Array.from({ length: BODY_IDS }, (_, i) => {
-    const a = newBody(2 * i * BODY_BYTES);
-    return { a, b: newBody((2 * i + 1) * BODY_BYTES), older: a };
+  private readonly byId = new Map<string, Bodies>();
+  private readonly block = Buffer.allocUnsafeSlow(BODY_IDS * BODIES_PER_ID * BODY_BYTES);
+  private readonly places: Bodies[] = Array.from({ length: BODY_IDS }, (_, i) => {
+    const at = (k: number) => (BODIES_PER_ID * i + k) * BODY_BYTES;
+    return { a: newBody(at(0)), b: newBody(at(1)), c: newBody(at(2)), clock: 0 };
   });
   private next = 0;
 
   /** The body of `id` with the bytes [start, end) of `buf`, or null. */
   find(id: string, buf: Buffer, start: number, end: number): Body | null {
-    const pair = this.byId.get(id);
-    if (pair === undefined) return null;
+    const kept = this.byId.get(id);
+    if (kept === undefined) return null;
     const len = end - start;
-    const { a, b } = pair;
-    if (a.length === len && buf.compare(this.block, a.at, a.at + len, start, end) === 0) return a;
-    if (b.length === len && buf.compare(this.block, b.at, b.at + len, start, end) === 0) return b;
-    return null;
+    const { a, b, c } = kept;
+    let found: Body | null = null;
+    if (a.length === len && buf.compare(this.block, a.at, a.at + len, start, end) === 0) found = a;
+    else if (b.length === len && buf.compare(this.block, b.at, b.at + len, start, end) === 0) found = b;
+    else if (c.length === len && buf.compare(this.block, c.at, c.at + len, start, end) === 0) found = c;
+    if (found !== null) found.used = ++kept.clock;
+    return found;
   }
 
-  /** Keeps the body [start, end) of `id`, read as `e` says, in place of its older one. */
+  /** Keeps the body [start, end) of `id`, read as `e` says, in place of its least recent one. */
   keep(id: string, buf: Buffer, start: number, end: number, e: Entry): void {
     if (end - start > BODY_BYTES) return;
-    let pair = this.byId.get(id);
-    if (pair === undefined) {
+    let kept = this.byId.get(id);
+    if (kept === undefined) {
       if (this.next >= BODY_IDS) {
         this.byId.clear();
         this.next = 0;
       }
-      pair = this.pairs[this.next++];
-      pair.a.length = pair.b.length = -1;
-      this.byId.set(id, pair);
+      kept = this.places[this.next++];
+      kept.a.length = kept.b.length = kept.c.length = -1;
+      kept.a.used = kept.b.used = kept.c.used = kept.clock = 0;
+      this.byId.set(id, kept);
     }
-    const body = pair.older;
-    pair.older = body === pair.a ? pair.b : pair.a;
+    const { a, b, c } = kept;
+    const body = a.used <= b.used && a.used <= c.used ? a : b.used <= c.used ? b : c;
     buf.copy(this.block, body.at, start, end);
     body.length = end - start;
+    body.used = ++kept.clock;
     body.signature = e.signature;
     body.segment = e.segment;
     body.request = e.request;
@@ -181,12 +195,12 @@ class KnownBodies {
 }
 
 function newBody(at: number): Body {
-  return { at, length: -1, signature: null, segment: null, request: RequestCode.None, side: Side.None };
+  return { at, length: -1, used: 0, signature: null, segment: null, request: RequestCode.None, side: Side.None };
 }
 
 /**
  * Reads entries from their bytes. It keeps what makes that cheap (the strings made once
- * per distinct id, segment and DB error; each request id's last tail and last two DB
+ * per distinct id, segment and DB error; each request id's last tail and last three DB
  * error bodies) for one stream of inputs; two streams each have their own. What it keeps
  * changes how fast an entry is read, never what is read (test/parse/entry.test.ts).
  */

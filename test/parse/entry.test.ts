@@ -1,4 +1,4 @@
-// The EntryReader's caches (each request id's last tail, its last two DB error bodies, the
+// The EntryReader's caches (each request id's last tail, its last three DB error bodies, the
 // interners) change how fast an entry is read, never what is read: one reader over a
 // whole stream reads every entry as a fresh reader reads it alone.
 
@@ -61,7 +61,7 @@ describe('EntryReader', () => {
 
   it('reads the same past the bounds of its caches: more request ids than they keep, bodies longer than a place', () => {
     const long = 'x'.repeat(500);
-    // 2,500 ids, twice: more than either the tails (2,048) or the bodies (1,024) keep.
+    // 2,500 ids, twice: more than either the tails (2,048) or the bodies (256) keep.
     const lines: string[] = [];
     for (let round = 0; round < 2; round++) {
       for (let i = 0; i < 2500; i++) {
