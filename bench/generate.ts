@@ -49,7 +49,7 @@ export const PROFILES: Record<string, Profile> = {
 };
 
 /** mulberry32: small, fast, and the same sequence on every machine. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -51,8 +51,8 @@ function setup() {
 const opts = (signal: AbortSignal, fromStart = false) => ({ fromStart, pollMs: 20, flushAfterMs: 50, signal });
 
 /** Follows `path`; with `opened`, waits until the follower has opened it (it starts at the end). */
-async function follow(path: string, { fromStart = false, opened = true } = {}) {
-  const r = recorder();
+async function follow(path: string, { fromStart = false, opened = true, onPush = (_text: string) => {} } = {}) {
+  const r = recorder(onPush);
   const stop = new AbortController();
   const done = followFile(path, r, opts(stop.signal, fromStart));
   if (opened) await until(() => r.bases.length > 0);
@@ -121,7 +121,7 @@ describe('followFile', () => {
       renameSync(path, `${path}.1`);
       writeFileSync(path, first);
     };
-    const r = recorder((text) => {
+    const onPush = (text: string) => {
       // Two rotations before the follower looks again (written in the same instant, so
       // their times cannot order them)…
       if (text === 'a1\n') {
@@ -131,12 +131,10 @@ describe('followFile', () => {
       }
       // …and another while it reads b's file, which moves it from .1 to .2.
       if (text === 'b1\n') rotate('d1\n');
-    });
-    const stop = new AbortController();
-    const done = followFile(path, r, opts(stop.signal, true));
+    };
+    const { r, finish } = await follow(path, { fromStart: true, opened: false, onPush });
     await until(() => r.text().includes('d1'));
-    stop.abort();
-    await done;
+    await finish();
     expect(r.text()).toBe('a1\na2\nb1\nc1\nd1\n');
   });
 
@@ -149,7 +147,7 @@ describe('followFile', () => {
       truncateSync(path, 0);
       appendFileSync(path, next);
     };
-    const r = recorder((text) => {
+    const onPush = (text: string) => {
       // x's last line is written and x rotated: the follower takes x2 from the copy…
       if (text === 'x1\n') {
         appendFileSync(path, 'x2\n');
@@ -157,12 +155,10 @@ describe('followFile', () => {
       }
       // …and while it does, y (not read yet) is rotated too.
       if (text === 'x2\n') copytruncate('z1\n');
-    });
-    const stop = new AbortController();
-    const done = followFile(path, r, opts(stop.signal, true));
+    };
+    const { r, finish } = await follow(path, { fromStart: true, opened: false, onPush });
     await until(() => r.text().includes('z1'));
-    stop.abort();
-    await done;
+    await finish();
     expect(r.text()).toBe('x1\nx2\ny1\nz1\n');
   });
 

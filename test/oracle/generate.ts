@@ -5,6 +5,7 @@
 // Errors, orphan lines, CRLF. Each entry is also described as the generator meant it
 // (model.ts's Planned), so the model needs no parser. Seeded: the same seed, the same log.
 
+import { random } from '../../bench/generate.js';
 import type { Orphan, Planned, Side } from './model.js';
 
 export interface GeneratedLog {
@@ -15,18 +16,6 @@ export interface GeneratedLog {
   /** Lines of each file. */
   fileLines: number[];
   window: number;
-}
-
-/** mulberry32: small, fast, and the same everywhere. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
