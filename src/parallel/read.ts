@@ -161,7 +161,7 @@ export async function readInParallel(
         const { batch } = answer;
         readBatch(batch, readers[owner]);
         const back: Recycle = { instants: batch.instants, ints: batch.ints };
-        workers[owner].postMessage(back, [batch.instants.buffer as ArrayBuffer, batch.ints.buffer as ArrayBuffer]);
+        workers[owner].postMessage(back);
       }
       onRead?.(Math.min(size, (k + 1) * chunk) - Math.min(size, k * chunk));
     }

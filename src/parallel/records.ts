@@ -1,6 +1,6 @@
 // Parsed entries as compact records, to cross from a parsing worker to the thread that
-// analyses them: numbers in typed arrays (transferred, not copied), strings sent once
-// per worker and then named by number.
+// analyses them: numbers in typed arrays on shared memory (handed over, not copied),
+// strings sent once per worker and then named by number.
 
 import type { EntrySink } from '../feed.js';
 import type { DbSignature, Entry } from '../parse/entry.js';
@@ -46,6 +46,23 @@ const ENCODING: Record<keyof Entry, string> = {
 };
 void ENCODING;
 
+/**
+ * Record arrays live on shared memory, so that a batch crosses threads without a
+ * transfer. A transfer detaches an ArrayBuffer, and the first detach in a thread throws
+ * away all of its optimised code that reads a typed array or a Buffer (V8's detaching
+ * protector): on 1 GB, every parse function was compiled twice in each thread, which on
+ * two cores took CPU from the parsing itself. Both threads see the memory, so a batch's
+ * arrays are the reader's alone until it gives them back (recycle): the writer fills only
+ * arrays it has been given back, or new ones.
+ */
+function float64s(length: number): Float64Array {
+  return new Float64Array(new SharedArrayBuffer(length * Float64Array.BYTES_PER_ELEMENT));
+}
+
+function int32s(length: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(length * Int32Array.BYTES_PER_ELEMENT));
+}
+
 /** One chunk's records, as posted by a worker. */
 export interface RecordBatch {
   count: number;
@@ -62,8 +79,8 @@ export interface RecordBatch {
 
 /** The worker's side: numbers strings and signatures, once each, for the life of the worker. */
 export class RecordWriter {
-  private instants: Float64Array = new Float64Array(1024);
-  private ints: Int32Array = new Int32Array(1024 * INTS);
+  private instants: Float64Array = float64s(1024);
+  private ints: Int32Array = int32s(1024 * INTS);
   private count = 0;
   private readonly stringRefs = new Map<string, number>();
   private readonly signatureRefs = new Map<string, number>();
@@ -79,9 +96,9 @@ export class RecordWriter {
   }
 
   private grow(): void {
-    const instants = new Float64Array(this.instants.length * 2);
+    const instants = float64s(this.instants.length * 2);
     instants.set(this.instants);
-    const ints = new Int32Array(this.ints.length * 2);
+    const ints = int32s(this.ints.length * 2);
     ints.set(this.ints);
     this.instants = instants;
     this.ints = ints;
@@ -162,7 +179,7 @@ export class RecordWriter {
       newSignatures: this.newSignatures,
       lines,
     };
-    const [instants, ints] = this.spare.pop() ?? [new Float64Array(this.instants.length), new Int32Array(this.ints.length)];
+    const [instants, ints] = this.spare.pop() ?? [float64s(this.instants.length), int32s(this.ints.length)];
     this.instants = instants;
     this.ints = ints;
     this.count = 0;

@@ -57,7 +57,7 @@ parentPort!.on('message', (job: ChunkJob | Recycle | Progress | 'close') => {
     }
     const batch = parser.parse(open.fd, job.from, job.to, job.size);
     if (progress !== null) Atomics.add(progress.progress, progress.index, 1);
-    parentPort!.postMessage({ chunk: job.chunk, batch }, [batch.instants.buffer as ArrayBuffer, batch.ints.buffer as ArrayBuffer]);
+    parentPort!.postMessage({ chunk: job.chunk, batch });
   } catch (err) {
     parentPort!.postMessage({ chunk: job.chunk, error: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
   }

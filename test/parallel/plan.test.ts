@@ -3,6 +3,7 @@
 // timing, so the test fixes the plan and gives each kind of owner every position. The
 // modules come from dist/: a worker thread loads built JavaScript (npm test builds first).
 
+import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,5 +71,30 @@ describe('chunk owners', () => {
       ['mixed', (k) => [HERE, 0, AHEAD, 1, AHEAD, HERE, 0, 0, AHEAD][k % 9]],
     ];
     for (const [name, plan] of plans) expect(await report(3, plan), name).toBe(single);
+  });
+});
+
+describe('records handed between threads', () => {
+  it('detach no buffer: the first detach in a thread throws away its optimised code', () => {
+    // V8 traces the invalidation on stdout. Every function reading a Buffer depends on no
+    // ArrayBuffer ever having been detached (a transfer detaches one), and on 1 GB all of
+    // them were compiled again in each thread (records.ts).
+    const script = join(dir, 'handover.mjs');
+    const dist = new URL('../../dist/', import.meta.url).href;
+    writeFileSync(
+      script,
+      `import { openSync } from 'node:fs';
+       const { readInParallel, HERE } = await import('${dist}parallel/read.js');
+       const { StreamChecker } = await import('${dist}pipeline.js');
+       const { severities } = await import('${dist}analyse/rules.js');
+       const checker = new StreamChecker({ pairWindow: 1, severities: severities({}) }, () => {});
+       const feed = checker.addFile('big.log');
+       await readInParallel(${JSON.stringify(path)}, openSync(${JSON.stringify(path)}, 'r'), ${text.length}, 2, feed, new AbortController().signal, undefined, (k) => (k === 0 ? HERE : 0));
+       console.log('entries', checker.finish().entries);`,
+    );
+    const ran = spawnSync(process.execPath, ['--trace-protector-invalidation', script], { encoding: 'utf8' });
+    expect(ran.stderr).toBe('');
+    expect(ran.stdout).toMatch(/^entries [1-9]\d*$/m);
+    expect(ran.stdout).not.toContain('ArrayBufferDetaching');
   });
 });
