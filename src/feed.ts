@@ -47,4 +47,6 @@ export interface Feed {
 export interface Stream {
   /** The next input, named as given (`-` for stdin). */
   addFile(name: string): Feed;
+  /** Runs every path of the reading once, on a throwaway stream, before the first input read by several threads (parallel/primer.ts). */
+  prime(): void;
 }

@@ -179,6 +179,7 @@ export async function readInputs(names: readonly string[], checker: Stream, opts
         const fd = stdin ? 0 : (input.fd as number);
         const head = Buffer.alloc(4096);
         if (looksBinary(head.subarray(0, readSync(fd, head, 0, head.length, 0)))) binaryNote(input.name, opts);
+        checker.prime();
         const feed = checker.addFile(input.name);
         await readInParallel(input.name, fd, size, opts.jobs, feed, opts.signal, opts.onRead, undefined, stdin ? STDIN_PATH : undefined);
         if (stdin) skippedNote(input.name, feed.skippedLines, opts);

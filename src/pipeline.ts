@@ -6,6 +6,7 @@ import type { Violation } from './analyse/violation.js';
 import type { EntrySink, Feed, Stream } from './feed.js';
 import { Assembler, type ReadInto } from './parse/assembler.js';
 import { EntryReader, type Entry } from './parse/entry.js';
+import { primeReading } from './parallel/primer.js';
 
 /**
  * One input's bytes into the stream. Feeds of several inputs may take turns (files
@@ -73,8 +74,12 @@ export class StreamChecker implements Stream {
   private readonly analyser: Analyser;
   /** One reader for the stream: its caches serve every input. */
   private readonly reader = new EntryReader();
+  private primed = false;
 
-  constructor(settings: AnalyseSettings, onViolation: (violation: Violation) => void) {
+  constructor(
+    private readonly settings: AnalyseSettings,
+    onViolation: (violation: Violation) => void,
+  ) {
     this.analyser = new Analyser(settings, onViolation);
   }
 
@@ -86,6 +91,15 @@ export class StreamChecker implements Stream {
     const feed = new FileFeed(this.analyser, this.analyser.addFile(name), this.reader);
     if (name === '-') feed.startMidEntry();
     return feed;
+  }
+
+  /** Reads the primer on a stream of its own, with these settings, its findings dropped; once. */
+  prime(): void {
+    if (this.primed) return;
+    this.primed = true;
+    primeReading(new StreamChecker(this.settings, () => {}).addFile('primer'));
+    // Once more with request ids packed away at once: a long log packs them.
+    primeReading(new StreamChecker({ ...this.settings, retire: { afterSeconds: 0, keep: 0, every: 1 } }, () => {}).addFile('primer'));
   }
 
   /** The running counts (for live metrics): nothing is decided by reading them. */

@@ -98,4 +98,10 @@ export class ChunkParser {
     pushChunk(fd, from, to, size, this.assembler);
     return this.writer.take(this.assembler.endFile());
   }
+
+  /** The records of a chunk given as bytes (the primer's). */
+  parseBytes(bytes: Buffer): RecordBatch {
+    this.assembler.push(bytes);
+    return this.writer.take(this.assembler.endFile());
+  }
 }

@@ -84,8 +84,12 @@ export class RecordWriter {
   private count = 0;
   private readonly stringRefs = new Map<string, number>();
   private readonly signatureRefs = new Map<string, number>();
-  private newStrings: string[] = [];
-  private newSignatures: [string, string, Side | null][] = [];
+  /**
+   * Kept, and emptied into each batch: a new empty array each batch is one of small
+   * integers to V8 until a string goes in, and the optimised writer was thrown away for it.
+   */
+  private readonly newStrings: string[] = [];
+  private readonly newSignatures: [string, string, Side | null][] = [];
   private reset = false;
   /** Arrays given back after reading, to be filled again: nothing new per chunk. */
   private readonly spare: [Float64Array, Int32Array][] = [];
@@ -175,16 +179,14 @@ export class RecordWriter {
       count: this.count,
       instants: this.instants,
       ints: this.ints,
-      newStrings: this.newStrings,
-      newSignatures: this.newSignatures,
+      newStrings: this.newStrings.splice(0),
+      newSignatures: this.newSignatures.splice(0),
       lines,
     };
     const [instants, ints] = this.spare.pop() ?? [float64s(this.instants.length), int32s(this.ints.length)];
     this.instants = instants;
     this.ints = ints;
     this.count = 0;
-    this.newStrings = [];
-    this.newSignatures = [];
     // The tables grow with distinct ids, segments and IMAP texts: a worker that has
     // numbered many forgets them between batches, and says so in the next one.
     this.reset = this.stringRefs.size + this.signatureRefs.size > TABLE_LIMIT;

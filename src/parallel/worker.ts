@@ -6,6 +6,7 @@ import '../heap.js';
 import { closeSync, openSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { ChunkParser } from './chunk.js';
+import { primeParsing } from './primer.js';
 import { RecordWriter } from './records.js';
 
 export interface ChunkJob {
@@ -28,6 +29,10 @@ export interface Recycle {
   instants: Float64Array;
   ints: Int32Array;
 }
+
+// Before saying it is ready: a worker would otherwise parse its first chunks while V8
+// compiles this again and again (primer.ts).
+primeParsing();
 
 const writer = new RecordWriter();
 const parser = new ChunkParser(writer);

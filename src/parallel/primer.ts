@@ -1,0 +1,71 @@
+// Entries of every shape, read once by each thread before a large log. V8 optimises a
+// function for what it has seen run, and throws the optimised code away to compile it
+// again when a path it never saw runs: the first new day, malformed header, shapeless
+// DB Error, violation, … of a log, which on 1 GB came after the parser and the analyser
+// were optimised, in each thread. Compiling took CPU from the reading on two cores.
+
+import type { EntrySink } from '../feed.js';
+import { newEntry } from '../parse/entry.js';
+import { ChunkParser } from './chunk.js';
+import { RecordReader, RecordWriter, type RecordBatch } from './records.js';
+
+const SOURCE = '/usr/share/roundcube/program/lib/Roundcube/rcube_db.php on line 578';
+
+function lookup(stamp: string, id: string, table: string, method = 'POST', segment = 'cpsess1234567890'): string {
+  return `[${stamp}]: <${id}> DB Error: [1] no such table: ${table} (SQL Query: SELECT *, calendar_id AS id FROM ${table} WHERE user_id = '1' ORDER BY name) in ${SOURCE} (${method} /${segment}/3rdparty/roundcube/index.php?_task=mail&_action=refresh)`;
+}
+
+/** A log in the service's image with one of each shape the parser and the rules tell apart. */
+const PRIMER = [
+  'text before the first entry',
+  '',
+  lookup('27-Jan-2026 08:04:22 -0800', '5e0fb1c0', 'calendars'),
+  lookup('27-Jan-2026 08:04:22 -0800', '5e0fb1c0', 'caldav_calendars'),
+  lookup('27-Jan-2026 08:05:23 -0800', '5e0fb1c0', 'calendars'),
+  lookup('27-Jan-2026 08:05:23 -0800', '5e0fb1c0', 'caldav_calendars'),
+  // A pair the wrong way round, seconds apart, on another day, zone and request.
+  lookup('28-Jan-2026 00:00:01 +0000', 'ab12cd34', 'caldav_calendars', 'POST', 'cpsess2345678901'),
+  lookup('28-Jan-2026 00:00:02 -0000', 'ab12cd34', 'calendars', 'POST', 'cpsess2345678901'),
+  lookup('28-Jan-2026 00:00:03 +0530', 'ab12cd34', 'calendars', 'POST', 'cpsess3456789012'),
+  lookup('28-Jan-2026 00:00:02 +0100', 'NOT-HEX!', 'caldav_calendars'),
+  // A multi-line query with CRLF line ends, and a lookup without a request id.
+  `[28-Jan-2026 00:01:00 +0100]: <ab12cd34> DB Error: [1] no such table: calendars (SQL Query: SELECT *\r`,
+  `    FROM "calendars" WHERE (a) in (b)) in ${SOURCE} (POST /cpsess2345678901/3rdparty/roundcube/?_task=mail&_action=refresh)\r`,
+  `[28-Jan-2026 00:01:00 +0100]: DB Error: [5] database is locked (SQL Query: SELECT 1) in ${SOURCE} (GET /index.php?_task=mail&_action=refresh)`,
+  `[28-Jan-2026 00:01:01 +0100]: <ab12cd34> DB Error: SQLSTATE[HY000] [14] unable to open database file`,
+  `[28-Jan-2026 00:01:02 +0100]: <ab12cd34> IMAP Error: Login failed for alice@example.test against 127.0.0.1 from 127.0.0.1. in /usr/share/roundcube/program/lib/Roundcube/rcube_imap.php on line 211 (POST /cpsess2345678901/3rdparty/roundcube/index.php?_task=login&_action=login)`,
+  `[28-Jan-2026 00:01:03 +0100]: <ab12cd34> SMTP Error: Connection refused in /x.php on line 1 (POST /cpsess2345678901/3rdparty/roundcube/index.php?_task=mail&_action=send)`,
+  `[28-Jan-2026 00:01:04 +0100]: PHP Fatal error:  Allowed memory size exhausted in /x.php on line 9`,
+  '#0 {main}',
+  `[28-Jan-2026 00:01:05 +0100]: plain text`,
+  `[31-Apr-2026 00:01:06 +0100]: <ab12cd34> DB Error: bad day`,
+  `[28-Jan-2026 25:01:06 +0100]: bad hour`,
+  `[27-Jan-2026 23:00:00 +0100]: earlier than the entry before`,
+  lookup('29-Jan-2026 09:00:00 +0100', 'ab12cd34', 'calendars', 'GET', 'cpsess2345678901'),
+  '',
+].join('\n');
+
+/** Reads the primer as a worker does: into records, and gives their arrays back. */
+export function primeParsing(): RecordBatch {
+  const writer = new RecordWriter();
+  const batch = new ChunkParser(writer).parseBytes(Buffer.from(PRIMER));
+  writer.recycle(batch.instants, batch.ints);
+  return batch;
+}
+
+/**
+ * Reads the primer as the main thread does: a chunk straight into `sink`'s feed, and one
+ * into records, read back into it. `sink` is a throwaway stream's.
+ */
+export function primeReading(feed: { push(chunk: Buffer): void; end(): number; parsed: EntrySink }): void {
+  feed.push(Buffer.from(PRIMER));
+  feed.end();
+  const writer = new RecordWriter();
+  const batch = new ChunkParser(writer).parseBytes(Buffer.from(PRIMER));
+  // A worker's batch arrives as a copy made by the structured clone, whose objects V8
+  // shapes otherwise than this thread's own: both are read.
+  for (const b of [batch, structuredClone(batch)]) {
+    new RecordReader(newEntry()).read(b, 0, 0, feed.parsed);
+    feed.parsed.countLines(b.lines);
+  }
+}

@@ -1,0 +1,41 @@
+// The primer: read by each thread before a large log, so that V8 has seen every path run
+// before it optimises (src/parallel/primer.ts). It must hold every shape, and leave no
+// trace in the stream it is run for.
+
+import { describe, expect, it } from 'vitest';
+import { RULE_IDS, severities } from '../../src/analyse/rules.js';
+import type { Violation } from '../../src/analyse/violation.js';
+import { primeParsing, primeReading } from '../../src/parallel/primer.js';
+import { StreamChecker } from '../../src/pipeline.js';
+import { log, pair, imap } from '../helpers.js';
+
+const settings = { pairWindow: 1, severities: severities({}) };
+
+describe('the primer', () => {
+  it('breaks every rule and holds every kind of entry, read either way', () => {
+    const violations: Violation[] = [];
+    const checker = new StreamChecker(settings, (v) => violations.push(v));
+    primeReading(checker.addFile('primer'));
+    const summary = checker.finish();
+    // Read three times: straight, as this thread's records, as a worker's.
+    expect(new Set(violations.map((v) => v.rule))).toEqual(new Set(RULE_IDS));
+    expect(new Set(summary.signatures.map((s) => s.kind))).toEqual(new Set(['DB', 'IMAP', 'SMTP', 'PHP', 'text']));
+    expect(summary.malformedEntries % 3).toBe(0);
+    expect(summary.malformedEntries).toBeGreaterThanOrEqual(3 * 3);
+    expect(primeParsing().count).toBe(summary.entries / 3 + 1);
+  });
+
+  it('leaves no trace in the stream it is run for', () => {
+    const text = log(...pair('10:00:00'), imap('10:00:01'), ...pair('10:01:00', { id: 'NOT-HEX' }));
+    const run = (primed: boolean) => {
+      const violations: Violation[] = [];
+      const checker = new StreamChecker(settings, (v) => violations.push(v));
+      if (primed) checker.prime();
+      const feed = checker.addFile('errors.log');
+      feed.push(Buffer.from(text));
+      feed.end();
+      return JSON.stringify({ summary: checker.finish(), violations });
+    };
+    expect(run(true)).toBe(run(false));
+  });
+});
