@@ -99,8 +99,10 @@ export async function readInParallel(
   /** For a worker's chunk, its place in that worker's sequence (1-based). */
   const places = new Int32Array(chunks);
   const workerDone = (k: number) => Atomics.load(parsed, owners[k]) >= places[k];
-  // Parsed chunks wait in memory until read: none more than `ahead` chunks past the one at hand.
-  const ahead = 6 * workerCount;
+  // Parsed chunks wait in memory until read: none more than `ahead` chunks past the one at
+  // hand (about 1 MB of records each). With 6 a worker, this thread found every chunk in
+  // reach taken and waited for the worker 100-400 ms a GB (busy, short); with 10, 20-40.
+  const ahead = 10 * workerCount;
   let next = 0;
   // A worker is given its chunks in order, so it numbers its strings in the order this
   // thread reads them back; the same holds for this thread's own records.
