@@ -4,7 +4,7 @@
 // DB Error, violation, … of a log, which on 1 GB came after the parser and the analyser
 // were optimised, in each thread. Compiling took CPU from the reading on two cores.
 
-import type { EntrySink } from '../feed.js';
+import type { Feed } from '../feed.js';
 import { newEntry } from '../parse/entry.js';
 import { ChunkParser } from './chunk.js';
 import { RecordReader, RecordWriter, type RecordBatch } from './records.js';
@@ -45,23 +45,19 @@ const PRIMER = [
   '',
 ].join('\n');
 
-/** Reads the primer as a worker does: into records, and gives their arrays back. */
+/** Reads the primer as a worker does, into records (returned). */
 export function primeParsing(): RecordBatch {
-  const writer = new RecordWriter();
-  const batch = new ChunkParser(writer).parseBytes(Buffer.from(PRIMER));
-  writer.recycle(batch.instants, batch.ints);
-  return batch;
+  return new ChunkParser(new RecordWriter()).parseBytes(Buffer.from(PRIMER));
 }
 
 /**
- * Reads the primer as the main thread does: a chunk straight into `sink`'s feed, and one
- * into records, read back into it. `sink` is a throwaway stream's.
+ * Reads the primer as the main thread does, into `feed` (a throwaway stream's): straight,
+ * and as records of its own and of a worker, read back.
  */
-export function primeReading(feed: { push(chunk: Buffer): void; end(): number; parsed: EntrySink }): void {
+export function primeReading(feed: Pick<Feed, 'push' | 'end' | 'parsed'>): void {
   feed.push(Buffer.from(PRIMER));
   feed.end();
-  const writer = new RecordWriter();
-  const batch = new ChunkParser(writer).parseBytes(Buffer.from(PRIMER));
+  const batch = primeParsing();
   // A worker's batch arrives as a copy made by the structured clone, whose objects V8
   // shapes otherwise than this thread's own: both are read.
   for (const b of [batch, structuredClone(batch)]) {
