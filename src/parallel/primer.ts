@@ -23,12 +23,12 @@ const PRIMER = [
   lookup('27-Jan-2026 08:04:22 -0800', '5e0fb1c0', 'caldav_calendars'),
   lookup('27-Jan-2026 08:05:23 -0800', '5e0fb1c0', 'calendars'),
   lookup('27-Jan-2026 08:05:23 -0800', '5e0fb1c0', 'caldav_calendars'),
-  // A pair the wrong way round, seconds apart, on another day, zone and request.
+  // A pair the wrong way round and a second apart, on another day and zone; a new segment.
   lookup('28-Jan-2026 00:00:01 +0000', 'ab12cd34', 'caldav_calendars', 'POST', 'cpsess2345678901'),
   lookup('28-Jan-2026 00:00:02 -0000', 'ab12cd34', 'calendars', 'POST', 'cpsess2345678901'),
   lookup('28-Jan-2026 00:00:03 +0530', 'ab12cd34', 'calendars', 'POST', 'cpsess3456789012'),
   lookup('28-Jan-2026 00:00:02 +0100', 'NOT-HEX!', 'caldav_calendars'),
-  // A multi-line query with CRLF line ends, and a lookup without a request id.
+  // A multi-line query with CRLF line ends; DB Errors without a request id and without the shape.
   `[28-Jan-2026 00:01:00 +0100]: <ab12cd34> DB Error: [1] no such table: calendars (SQL Query: SELECT *\r`,
   `    FROM "calendars" WHERE (a) in (b)) in ${SOURCE} (POST /cpsess2345678901/3rdparty/roundcube/?_task=mail&_action=refresh)\r`,
   `[28-Jan-2026 00:01:00 +0100]: DB Error: [5] database is locked (SQL Query: SELECT 1) in ${SOURCE} (GET /index.php?_task=mail&_action=refresh)`,
