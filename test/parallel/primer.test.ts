@@ -22,6 +22,7 @@ describe('the primer', () => {
     expect(new Set(summary.signatures.map((s) => s.kind))).toEqual(new Set(['DB', 'IMAP', 'SMTP', 'PHP', 'text']));
     expect(summary.malformedEntries % 3).toBe(0);
     expect(summary.malformedEntries).toBeGreaterThanOrEqual(3 * 3);
+    // A worker's records: each entry once, and the text before the first entry.
     expect(primeParsing().count).toBe(summary.entries / 3 + 1);
   });
 
