@@ -1,4 +1,2 @@
 #!/usr/bin/env node
-import '../dist/heap.js';
-import { main } from '../dist/main.js';
-process.exitCode = await main();
+import '../dist/bundle/webmail-log.js';

@@ -98,7 +98,7 @@ describe('the package', () => {
   it('ships the program, its licence and the CI kit, and no benchmark', () => {
     const ran = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     const files: string[] = JSON.parse(ran.stdout)[0].files.map((f: { path: string }) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/webmail-log.js', 'dist/main.js', 'action.yml', 'ci/webmail-log.gitlab-ci.yml']));
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/webmail-log.js', 'dist/bundle/webmail-log.js', 'dist/bundle/worker.js', 'action.yml', 'ci/webmail-log.gitlab-ci.yml']));
     expect(files.filter((f) => f.includes('bench'))).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     expect(pkg.license).toBe('MIT');
