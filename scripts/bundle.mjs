@@ -1,12 +1,18 @@
 // Bundles the built program (dist/, tsc's output) into dist/bundle: the entry that
 // bin/webmail-log.js imports and the parsing worker it starts, with their shared code in
 // chunks beside them (a worker is found as ./worker.js next to the code that starts it).
-// Run by npm's lifecycle after tsc (prepare, build, pretest). The bundle is made from
-// tsc's JavaScript, not from the sources, so it runs the very code the tests run.
+// Run by npm's lifecycle after tsc (prepare, build, pretest, bench, stress). The bundle is
+// made from tsc's JavaScript, not from the sources, so it runs the very code the tests run.
 
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
+const root = fileURLToPath(new URL('..', import.meta.url));
+// Chunks are named by their content: a new build leaves none of an old one behind.
+rmSync(`${root}dist/bundle`, { recursive: true, force: true });
 await build({
+  absWorkingDir: root,
   entryPoints: { 'webmail-log': 'dist/entry.js', worker: 'dist/parallel/worker.js' },
   outdir: 'dist/bundle',
   bundle: true,

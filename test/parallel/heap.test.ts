@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { generateLog, PROFILES } from '../../bench/generate.js';
+import { BIN } from '../cli/run.js';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
@@ -40,5 +42,23 @@ describe('the heap', () => {
   it('keeps the young generation at 4 MiB or less, without a worker and with one', () => {
     expect(newSpaceMiB(false)).toBeLessThanOrEqual(4);
     expect(newSpaceMiB(true)).toBeLessThanOrEqual(4);
+  });
+
+  it('is set so in the program as bin/ runs it (its bundle), by default and with one job', () => {
+    // 30 MB of short sessions: without the settings, the new space grew to 16 MiB on it.
+    const dir = mkdtempSync(join(tmpdir(), 'webmail-log-heap-'));
+    const log = join(dir, 'errors.log');
+    generateLog(log, 30e6, PROFILES.short);
+    const probe = join(dir, 'new-space.mjs');
+    writeFileSync(
+      probe,
+      `import v8 from 'node:v8';
+      process.on('exit', () => process.stderr.write(String(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 1048576)));`,
+    );
+    for (const jobs of ['1', '2']) {
+      const r = spawnSync(process.execPath, ['--import', probe, BIN, 'analyse', '--format', 'json', '--jobs', jobs, log], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      expect(r.status, r.stderr).toBe(1);
+      expect(Number(r.stderr), `--jobs ${jobs}`).toBeLessThanOrEqual(4);
+    }
   });
 });
