@@ -67,8 +67,8 @@ function ours(tool: string, args: string[], stdinPath: string | null): { row: Ro
 
 /**
  * Times the whole process, from its start to its exit, as `time webmail-log …` would and
- * as grep and lnav are timed: Node's start and the loading of our modules (about 0.15 s)
- * are part of what an operator waits for. Its peak RSS comes from measure.js.
+ * as grep and lnav are timed: Node's start and the loading of the program (0.1 s bundled,
+ * 0.2 s before) are part of what an operator waits for. Its peak RSS comes from measure.js.
  */
 function measure(tool: string, args: string[], stdinPath: string | null): { row: Row; stdout: string } {
   const stdin = stdinPath ? openSync(stdinPath, 'r') : 'ignore';
