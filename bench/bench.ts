@@ -59,10 +59,10 @@ function external(tool: string, cmd: string, args: string[]): Row {
   return { tool, seconds, rssMiB: Number.isFinite(kib) ? kib / 1024 : null, note: r.stdout.trim().split('\n')[0] ?? '' };
 }
 
-/** Runs webmail-log through measure.js; returns the row and the JSON document. */
-function ours(tool: string, args: string[], stdinPath: string | null): { row: Row; doc: unknown; text: string } {
+/** Runs webmail-log through measure.js; returns the row and the JSON document's text. */
+function ours(tool: string, args: string[], stdinPath: string | null): { row: Row; text: string } {
   const { row, stdout } = measure(tool, ['--format', 'json', ...args], stdinPath);
-  return { row, doc: JSON.parse(stdout), text: stdout };
+  return { row, text: stdout };
 }
 
 /**
@@ -174,35 +174,35 @@ for (const profile of profiles) {
   // Each tool once a round, round after round: a slow spell of the machine falls on all.
   const timed: Row[][] = [];
   let rerunsDiffer = false;
-  let one: ReturnType<typeof ours> | undefined;
-  let file: ReturnType<typeof ours> | undefined;
-  let stdin: ReturnType<typeof ours> | undefined;
+  /** The JSON texts of the first round: --jobs 1, the default jobs, stdin. */
+  let texts: string[] = [];
   for (let round = 0; round < runs; round++) {
     const rows: Row[] = [];
     rows.push(external("grep -c 'DB Error'", 'grep', ['-c', 'DB Error', path]));
     if (hasLnav) rows.push(external('lnav (headless load)', 'lnav', ['-n', '-c', ';SELECT count(*) FROM roundcube_errors_log', path]));
-    const o = ours('webmail-log --jobs 1', ['--jobs', '1', path], null);
-    const f = ours(`webmail-log (default: ${availableParallelism()} jobs)`, [path], null);
-    const i = ours('webmail-log stdin', ['-'], path);
+    const ourRuns = [
+      ours('webmail-log --jobs 1', ['--jobs', '1', path], null),
+      ours(`webmail-log (default: ${availableParallelism()} jobs)`, [path], null),
+      ours('webmail-log stdin', ['-'], path),
+    ];
     // The first round's documents are checked against the truth; every later one must be
     // the same text (and is then dropped: 43 MB each for short).
-    if (round === 0) [one, file, stdin] = [o, f, i];
-    else if (o.text !== one!.text || f.text !== file!.text || i.text !== stdin!.text) rerunsDiffer = true;
-    rows.push(o.row, f.row, i.row);
+    if (round === 0) texts = ourRuns.map((r) => r.text);
+    else if (ourRuns.some((r, k) => r.text !== texts[k])) rerunsDiffer = true;
+    rows.push(...ourRuns.map((r) => r.row));
     rows.forEach((r, k) => (timed[k] ??= []).push(r));
   }
   const rows = timed.map(median);
-  one = { ...one!, row: rows[rows.length - 3] };
-  file = { ...file!, row: rows[rows.length - 2] };
-  stdin = { ...stdin!, row: rows[rows.length - 1] };
+  const [one, file, stdin] = rows.slice(-3);
+  const [oneText, fileText, stdinText] = texts;
   process.stdout.write(`Profile ${profile.name}: ${profile.description}; ${truth.requestIds.toLocaleString('en-US')} request ids\n`);
   process.stdout.write(`  the median of ${runs} run${runs === 1 ? '' : 's'} of each, interleaved; peak RSS the largest\n`);
   process.stdout.write(table(truth.bytes, rows) + '\n');
-  const same = !rerunsDiffer && one.text === file.text && stdin.text.replaceAll('"file": "-"', `"file": ${JSON.stringify(path)}`) === one.text;
+  const same = !rerunsDiffer && oneText === fileText && stdinText.replaceAll('"file": "-"', `"file": ${JSON.stringify(path)}`) === oneText;
   if (!same) failed = true;
   process.stdout.write(`  JSON for --jobs 1, the default jobs and stdin, in every run: ${same ? 'byte-identical' : 'DIFFERENT'}\n`);
-  for (const [what, doc] of [['--jobs 1', one.doc], ['default jobs', file.doc], ['stdin', stdin.doc]] as const) {
-    const problems = checkTruth(doc, truth);
+  for (const [what, text] of [['--jobs 1', oneText], ['default jobs', fileText], ['stdin', stdinText]] as const) {
+    const problems = checkTruth(JSON.parse(text), truth);
     if (problems.length > 0) {
       failed = true;
       process.stdout.write(`  ground truth (${what}): MISMATCH: ${problems.join('; ')}\n`);
@@ -211,12 +211,12 @@ for (const profile of profiles) {
   if (!failed) process.stdout.write(`  ground truth: all ${Object.values(truth.violations).reduce((a, b) => a + b, 0)} planted violations and every count found, in all three runs\n`);
   const lnav = rows.find((r) => r.tool.startsWith('lnav'));
   figures[profile.name] = {
-    file: truth.bytes / MB / file.row.seconds,
-    one: truth.bytes / MB / one.row.seconds,
-    stdin: truth.bytes / MB / stdin.row.seconds,
-    rss: Math.max(one.row.rssMiB ?? 0, file.row.rssMiB ?? 0, stdin.row.rssMiB ?? 0),
-    lnavRatio: lnav ? file.row.seconds / lnav.seconds : null,
-    seconds: file.row.seconds,
+    file: truth.bytes / MB / file.seconds,
+    one: truth.bytes / MB / one.seconds,
+    stdin: truth.bytes / MB / stdin.seconds,
+    rss: Math.max(one.rssMiB ?? 0, file.rssMiB ?? 0, stdin.rssMiB ?? 0),
+    lnavRatio: lnav ? file.seconds / lnav.seconds : null,
+    seconds: file.seconds,
   };
   process.stdout.write('\n');
 }
