@@ -24,3 +24,16 @@ export function matchAt(buf: Uint8Array, at: number, to: number, pattern: Uint8A
   for (let i = 0; i < pattern.length; i++) if (buf[at + i] !== pattern[i]) return false;
   return true;
 }
+
+/**
+ * Copies bytes [start, end) of `src` to `dst` at `at`. A few bytes (a request id, a
+ * segment) by a loop, more through a plain view: Buffer#copy checks its arguments in JS
+ * and makes a view anyway, and the first entries of each session copy ten ranges.
+ */
+export function copyBytes(src: Uint8Array, start: number, end: number, dst: Uint8Array, at: number): void {
+  if (end - start <= 32) {
+    for (let i = start; i < end; i++) dst[at++] = src[i];
+    return;
+  }
+  dst.set(new Uint8Array(src.buffer, src.byteOffset + start, end - start), at);
+}

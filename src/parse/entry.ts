@@ -3,6 +3,7 @@
 // The hot path fills one reused Entry and makes strings only through the interners.
 
 import { KindNames, kindAt, newParts, scanDbHead, scanDbTail, scanRequest } from './body.js';
+import { copyBytes } from './bytes.js';
 import { bodyStart, requestIdClose, StampReader, stampProblem } from './header.js';
 import { Interner } from './intern.js';
 import { RequestCode, requestCodeAt, segmentEnd, segmentStart } from './request.js';
@@ -184,7 +185,7 @@ class KnownBodies {
     }
     const { a, b, c } = kept;
     const body = a.used <= b.used && a.used <= c.used ? a : b.used <= c.used ? b : c;
-    buf.copy(this.block, body.at, start, end);
+    copyBytes(buf, start, end, this.block, body.at);
     body.length = end - start;
     body.used = ++kept.clock;
     body.signature = e.signature;
@@ -307,7 +308,7 @@ export class EntryReader {
     if (!forId || len > TAIL_BYTES) {
       // Off Node's shared pool: a kept small Buffer would keep its whole 8 KiB slab alive.
       const own = Buffer.allocUnsafeSlow(len);
-      buf.copy(own, 0, start, end);
+      copyBytes(buf, start, end, own, 0);
       return { bytes: own, at: 0, length: len, request: RequestCode.None, segment: null };
     }
     if (this.nextTail >= TAILS_KEPT) {
@@ -315,7 +316,7 @@ export class EntryReader {
       this.nextTail = 0;
     }
     const place = this.tailPlaces[this.nextTail++];
-    buf.copy(this.tailBlock, place.at, start, end);
+    copyBytes(buf, start, end, this.tailBlock, place.at);
     place.length = len;
     return place;
   }

@@ -3,6 +3,8 @@
 // hash table and gets the same value back without decoding or allocating. A cache, not
 // a set: a colliding slot is simply overwritten.
 
+import { copyBytes } from './bytes.js';
+
 const SLOTS = 4096;
 const MASK = SLOTS - 1;
 const FNV_PRIME = 0x01000193;
@@ -110,8 +112,8 @@ export class Interner<T> {
       key = this.long[slot] = Buffer.allocUnsafeSlow(len);
       at = 0;
     }
-    buf.copy(key, at, start, end);
-    if (end2 > start2) buf.copy(key, at + len1, start2, end2);
+    copyBytes(buf, start, end, key, at);
+    if (end2 > start2) copyBytes(buf, start2, end2, key, at + len1);
     const value = this.make(buf, start, end, start2, end2);
     this.hashes[slot] = h;
     this.firstLengths[slot] = len1;
