@@ -60,4 +60,9 @@ describe('table names', () => {
     expect(lookupSide('database is locked', 'SELECT * FROM "caldav_calendars"')).toBe(Side.Remote);
     expect(lookupSide('', '')).toBe(Side.None);
   });
+
+  it('finds `no such table: <name>` anywhere in the message, as PDO may prefix it', () => {
+    expect(lookupSide('SQLSTATE[HY000]: General error: 1 no such table: caldav_calendars', 'SELECT * FROM calendars')).toBe(Side.Remote);
+    expect(lookupSide('SQLSTATE[HY000]: General error: 1 no such table: users', 'SELECT * FROM calendars')).toBe(Side.None);
+  });
 });
