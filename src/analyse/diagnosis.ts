@@ -257,22 +257,28 @@ export class DiagnosisCollector {
       found.delete('local-calendar-table-missing');
       found.delete('remote-calendar-table-missing');
     }
-    const out: Diagnosis[] = [];
+    const picked: { k: Knowledge; t: Tally; listed: string[]; count: number }[] = [];
     for (const k of KNOWLEDGE as readonly Knowledge[]) {
       const t = found.get(k.id as DiagnosisId);
-      if (t === undefined || t.entries === 0) continue;
-      out.push(this.describe(k, t, ids));
+      if (t !== undefined && t.entries > 0) picked.push({ k, t, listed: [], count: 0 });
     }
-    return out;
+    // One pass over the request ids for every diagnosis: a report may hold a hundred
+    // thousand, most of them packed, and each id's marks are read once, not once a diagnosis.
+    if (picked.length > 0) {
+      for (let i = 0; i < ids.length; i++) {
+        const marks = ids.diagnosed(i);
+        if (marks === 0) continue;
+        for (let k = 0; k < picked.length; k++) {
+          const p = picked[k];
+          if ((marks & p.t.mark) === 0) continue;
+          if (p.count++ < REQUEST_IDS_LISTED) p.listed.push(ids.id(i));
+        }
+      }
+    }
+    return picked.map((p) => this.describe(p.k, p.t, p.listed, p.count));
   }
 
-  private describe(k: Knowledge, t: Tally, ids: IdMarks): Diagnosis {
-    const listed: string[] = [];
-    let count = 0;
-    for (let i = 0; i < ids.length; i++) {
-      if ((ids.diagnosed(i) & t.mark) === 0) continue;
-      if (count++ < REQUEST_IDS_LISTED) listed.push(ids.id(i));
-    }
+  private describe(k: Knowledge, t: Tally, listed: string[], count: number): Diagnosis {
     const d: Diagnosis = {
       id: k.id as DiagnosisId,
       title: k.title,

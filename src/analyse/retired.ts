@@ -115,17 +115,6 @@ class Cursor {
     if (v !== null) for (let i = 0; i < v.length; i++) this.putStr(v[i]);
   }
 
-  /** Past a string, without making it. */
-  skipStr(): void {
-    const n = this.uint();
-    this.at += n;
-  }
-
-  /** Past a list of strings, without making them. */
-  skipStrs(): void {
-    for (let n = this.uint(); n > 1; n--) this.skipStr();
-  }
-
   strs(): string[] | null {
     const n = this.uint();
     if (n === 0) return null;
@@ -212,12 +201,13 @@ export class RetiredIds {
     const at = ((this.blocks.length - 1) << BLOCK_BITS) | this.used;
     const c = this.cursor(at);
     c.putNum(order);
+    // Second, so that a report's diagnoses read it past one number, not past the strings.
+    c.putNum(s.diagnosed);
     c.putStr(s.id);
     c.putStrs(s.segments());
     c.putStrs(s.selectedSegments);
     c.putNum(s.entries);
     c.putNum(s.refreshPairs);
-    c.putNum(s.diagnosed);
     // The last instants as distances from the first: small numbers.
     c.putNum(s.firstInstant);
     c.putNum(s.firstOffset);
@@ -279,17 +269,13 @@ export class RetiredIds {
   idAt(offset: number): string {
     const c = this.cursor(offset);
     c.num();
+    c.num();
     return c.str();
   }
 
   /** The diagnoses bits of a packed state (see diagnosis.ts). */
   diagnosedAt(offset: number): number {
     const c = this.cursor(offset);
-    c.num();
-    c.skipStr();
-    c.skipStrs();
-    c.skipStrs();
-    c.num();
     c.num();
     return c.num();
   }
@@ -328,12 +314,12 @@ export class RetiredIds {
     const c = this.cursor(offset);
     const f = this.fields;
     f.order = c.num();
+    f.diagnosed = c.num();
     f.id = c.str();
     f.segments = c.strs();
     f.selected = c.strs();
     f.entries = c.num();
     f.refreshPairs = c.num();
-    f.diagnosed = c.num();
     f.firstInstant = c.num();
     f.firstOffset = c.num();
     const negatives = c.num();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Breakdown, BREAKDOWN_KEPT } from '../../src/analyse/diagnosis.js';
+import { Breakdown, BREAKDOWN_KEPT, REQUEST_IDS_LISTED } from '../../src/analyse/diagnosis.js';
 import { KNOWLEDGE } from '../../src/analyse/knowledge.js';
 import { check, log, lookup, pair, report, SEG, SRC } from '../helpers.js';
 
@@ -32,6 +32,25 @@ describe('diagnosis', () => {
       last: '2026-11-21T10:01:00+01:00',
     });
     expect(c.summary.diagnosis[0].fix.join(' ')).toContain('bin/initdb.sh');
+  });
+
+  it('lists the first ids of each diagnosis in report order and counts them all, however they overlap', () => {
+    // 250 ids: every one locked, every third also read-only; more than a list holds for both.
+    const refresh = `POST /${SEG}/x/index.php?_task=mail&_action=refresh`;
+    const id = (i: number) => (0x10000000 + i).toString(16);
+    const at = (i: number) => `10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`;
+    const lines: string[] = [];
+    for (let i = 0; i < 250; i++) {
+      lines.push(db(at(i), '5', 'database is locked', refresh, id(i)));
+      if (i % 3 === 0) lines.push(db(at(i), '8', 'attempt to write a readonly database', refresh, id(i)));
+    }
+    const d = check(log(...lines)).summary.diagnosis;
+    const all = Array.from({ length: 250 }, (_, i) => id(i));
+    const thirds = all.filter((_, i) => i % 3 === 0);
+    expect(d.map((x) => [x.id, x.requestIdCount, x.requestIds])).toEqual([
+      ['database-locked', 250, all.slice(0, REQUEST_IDS_LISTED)],
+      ['database-readonly', thirds.length, thirds.slice(0, REQUEST_IDS_LISTED)],
+    ]);
   });
 
   it('tells which one table is missing when only one is', () => {
