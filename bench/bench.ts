@@ -223,16 +223,22 @@ for (const profile of profiles) {
 
 // The targets of the speed issue, profile by profile.
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+/** `value` with `digits` decimals, or more where that many would print the bound itself (0.90 for 0.902 against 0.9). */
+const figure = (value: number, digits: number, bound: number) => {
+  let text = value.toFixed(digits);
+  while (Number(text) === bound && value !== bound && digits < 6) text = value.toFixed(++digits);
+  return text;
+};
 const lines: string[] = [];
 for (const [name, f] of Object.entries(figures)) {
   const rssCap = name === 'short' ? 192 : 128;
   const checks: [string, boolean][] = [
-    [`default jobs ${f.file.toFixed(0)} MB/s >= 400${f.file >= 600 ? ' (stretch 600 too)' : ''}`, f.file >= 400],
-    [`--jobs 1 ${f.one.toFixed(0)} MB/s >= 250`, f.one >= 250],
-    [`stdin ${f.stdin.toFixed(0)} MB/s >= 200`, f.stdin >= 200],
-    [`peak RSS ${f.rss.toFixed(0)} MiB <= ${rssCap}`, f.rss <= rssCap],
+    [`default jobs ${figure(f.file, 0, 400)} MB/s >= 400${f.file >= 600 ? ' (stretch 600 too)' : ''}`, f.file >= 400],
+    [`--jobs 1 ${figure(f.one, 0, 250)} MB/s >= 250`, f.one >= 250],
+    [`stdin ${figure(f.stdin, 0, 200)} MB/s >= 200`, f.stdin >= 200],
+    [`peak RSS ${figure(f.rss, 0, rssCap)} MiB <= ${rssCap}`, f.rss <= rssCap],
   ];
-  if (f.lnavRatio !== null) checks.push([`time / lnav's ${f.lnavRatio.toFixed(2)} <= 0.9`, f.lnavRatio <= 0.9]);
+  if (f.lnavRatio !== null) checks.push([`time / lnav's ${figure(f.lnavRatio, 2, 0.9)} <= 0.9`, f.lnavRatio <= 0.9]);
   for (const [text, ok] of checks) {
     lines.push(`  ${name}: ${text}: ${verdict(ok)}`);
     if (!ok) failed = true;
@@ -240,7 +246,7 @@ for (const [name, f] of Object.entries(figures)) {
 }
 if (figures.busy && figures.short) {
   const ratio = figures.short.seconds / figures.busy.seconds;
-  lines.push(`  short / busy time ${ratio.toFixed(2)} <= 1.2: ${verdict(ratio <= 1.2)}`);
+  lines.push(`  short / busy time ${figure(ratio, 2, 1.2)} <= 1.2: ${verdict(ratio <= 1.2)}`);
   if (ratio > 1.2) failed = true;
 }
 if (!hasLnav) lines.push('  (lnav is not installed: apt-get install lnav for the ratio to its load)');
@@ -248,7 +254,7 @@ if (!hasLnav) lines.push('  (lnav is not installed: apt-get install lnav for the
 const few = await idsOnStream(100_000);
 const many = await idsOnStream(1_000_000);
 const perId = ((many.rssMiB - few.rssMiB) * 1048576) / (many.ids - few.ids);
-lines.push(`  stream of 1,000,000 request ids: peak RSS ${many.rssMiB.toFixed(0)} MiB <= 256: ${verdict(many.rssMiB <= 256)} (${perId.toFixed(0)} bytes per id; 100,000 ids: ${few.rssMiB.toFixed(0)} MiB)`);
+lines.push(`  stream of 1,000,000 request ids: peak RSS ${figure(many.rssMiB, 0, 256)} MiB <= 256: ${verdict(many.rssMiB <= 256)} (${perId.toFixed(0)} bytes per id; 100,000 ids: ${few.rssMiB.toFixed(0)} MiB)`);
 if (many.rssMiB > 256) failed = true;
 process.stdout.write(`Targets:\n${lines.join('\n')}\n${failed ? 'NOT all targets met' : 'all targets met'}\n\n`);
 if (!hostileBench((t) => process.stdout.write(t))) failed = true;
