@@ -268,6 +268,7 @@ export class RetiredIds {
 
   idAt(offset: number): string {
     const c = this.cursor(offset);
+    // Past its place in the order and its diagnoses' marks.
     c.num();
     c.num();
     return c.str();
