@@ -25,6 +25,12 @@ export interface GapNote {
 /** A histogram place holds gap × 2^22 + count: one number, exact up to 4 million refreshes of one gap. */
 const COUNT_BITS = 4194304;
 
+// A place's parts. Dividing by a power of two is exact; `%` on a place past 2^31 (a gap of
+// 512 s or more) is a floating-point remainder, which made the median of a report's
+// hundred thousand rows cost several times what these do.
+const gapOf = (place: number): number => Math.floor(place / COUNT_BITS);
+const countOf = (place: number): number => place - Math.floor(place / COUNT_BITS) * COUNT_BITS;
+
 /**
  * One request id's refreshes, in the order they are decided (the order of the log).
  * Gaps are between consecutive refreshes; a refresh stamped earlier than the one before
@@ -61,11 +67,11 @@ export class CadenceTracker extends Slot {
     let hi = h.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (Math.floor(h[mid] / COUNT_BITS) < gap) lo = mid + 1;
+      if (gapOf(h[mid]) < gap) lo = mid + 1;
       else hi = mid;
     }
-    if (lo < h.length && Math.floor(h[lo] / COUNT_BITS) === gap) {
-      if (h[lo] % COUNT_BITS < COUNT_BITS - 1) h[lo]++;
+    if (lo < h.length && gapOf(h[lo]) === gap) {
+      if (countOf(h[lo]) < COUNT_BITS - 1) h[lo]++;
     } else {
       // Shifted by hand: splice would make an array of the removed (none) on every call.
       h.push(0);
@@ -109,7 +115,7 @@ export function cadenceOf(count: number, longest: number, histogram: readonly nu
  */
 export function median(histogram: readonly number[]): number | null {
   let total = 0;
-  for (let i = 0; i < histogram.length; i++) total += histogram[i] % COUNT_BITS;
+  for (let i = 0; i < histogram.length; i++) total += countOf(histogram[i]);
   if (total === 0) return null;
   return total % 2 === 1 ? nthGap(histogram, (total - 1) / 2) : (nthGap(histogram, total / 2 - 1) + nthGap(histogram, total / 2)) / 2;
 }
@@ -118,10 +124,10 @@ export function median(histogram: readonly number[]): number | null {
 function nthGap(histogram: readonly number[], k: number): number {
   let seen = 0;
   for (let i = 0; i < histogram.length; i++) {
-    seen += histogram[i] % COUNT_BITS;
-    if (seen > k) return Math.floor(histogram[i] / COUNT_BITS);
+    seen += countOf(histogram[i]);
+    if (seen > k) return gapOf(histogram[i]);
   }
-  return Math.floor(histogram[histogram.length - 1] / COUNT_BITS);
+  return gapOf(histogram[histogram.length - 1]);
 }
 
 export function gapNote(requestId: string, from: number, seconds: number, offset: number, negative: boolean, describe: (s: number) => string): GapNote {

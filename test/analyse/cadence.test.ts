@@ -18,6 +18,9 @@ describe('cadence', () => {
     expect(medianOf(0, 60, 122)).toBe(61);
     expect(medianOf(0, 900, 960, 961, 1021)).toBe(60);
     expect(medianOf(0, 1, 901, 961, 1021)).toBe(60);
+    // Gaps of an hour and a day: histogram places past 2^31, counts above 1.
+    expect(medianOf(0, 3600, 7200, 7260)).toBe(3600);
+    expect(medianOf(0, 86400, 172800, 259200, 259260)).toBe(86400);
     expect(medianOf(0)).toBeNull();
     expect(median([])).toBeNull();
   });
