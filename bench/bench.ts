@@ -14,6 +14,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateLog, PROFILES, type GroundTruth, type Profile } from './generate.js';
+import { defaultJobs } from '../src/parallel/read.js';
 import { hostileBench } from './hostile.js';
 import { idsOnStream } from './ids.js';
 import { markdownTable } from './table.js';
@@ -167,7 +168,7 @@ const hasLnav = lnavFormat();
 let failed = false;
 interface Figures { file: number; one: number; stdin: number; rss: number; lnavRatio: number | null; seconds: number }
 const figures: Record<string, Figures> = {};
-process.stdout.write(`webmail-log ${sizeMB} MB per profile, on ${availableParallelism()} cores, Node ${process.version}, warm page cache; each process timed from its start to its exit\n\n`);
+process.stdout.write(`webmail-log ${sizeMB} MB per profile, on ${availableParallelism()} cores (${defaultJobs()} jobs by default), Node ${process.version}, warm page cache; each process timed from its start to its exit\n\n`);
 for (const profile of profiles) {
   const { path, truth } = logFor(sizeMB, profile);
   spawnSync('cat', [path], { stdio: ['ignore', 'ignore', 'ignore'] }); // warm the page cache
@@ -182,7 +183,7 @@ for (const profile of profiles) {
     if (hasLnav) rows.push(external('lnav (headless load)', 'lnav', ['-n', '-c', ';SELECT count(*) FROM roundcube_errors_log', path]));
     const ourRuns = [
       ours('webmail-log --jobs 1', ['--jobs', '1', path], null),
-      ours(`webmail-log (default: ${availableParallelism()} jobs)`, [path], null),
+      ours(`webmail-log (default: ${defaultJobs()} jobs)`, [path], null),
       ours('webmail-log stdin', ['-'], path),
     ];
     // The first round's documents are checked against the truth; every later one must be

@@ -1,6 +1,6 @@
 // The command line: argv → one options object per command → the command → an exit status.
 
-import { availableParallelism, hostname } from 'node:os';
+import { hostname } from 'node:os';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ALPHABET_NAMES, isAlphabetName, type AlphabetName } from './analyse/alphabet.js';
@@ -10,6 +10,7 @@ import { analyse } from './commands/analyse.js';
 import { explain, topicList, topics } from './commands/explain.js';
 import { merge } from './commands/merge.js';
 import { parseOutputSpec, withOutputFile } from './commands/outputs.js';
+import { defaultJobs, MAX_DEFAULT_JOBS } from './parallel/read.js';
 import { rulesText } from './commands/rules.js';
 import { loadConfig } from './config.js';
 import { InputError, OutputError, UsageError } from './errors.js';
@@ -210,7 +211,7 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .option('--request-id <id>', 'report only this request id (repeatable)', collect)
     .option('--segment <segment>', 'report only this session segment, cpsess… (repeatable)', collect)
     .option('--gap <minutes>', 'note refresh gaps longer than this (default 5)', parseMinutes)
-    .option('-j, --jobs <n>', `threads that parse a large file (default: the cores, ${availableParallelism()} here)`, parsePositive)
+    .option('-j, --jobs <n>', `threads that parse a large file (default: the cores, at most ${MAX_DEFAULT_JOBS}: ${defaultJobs()} here)`, parsePositive)
     .option('--log-name <name>', "the metrics' log label (default: the inputs as given)")
     .option('--metrics-listen <host:port>', 'with --follow or a stream: serve live Prometheus metrics at http://HOST:PORT/metrics')
     .option('--host <name>', `the host the report speaks for (default: this machine's name, ${hostname()})`)
@@ -261,7 +262,7 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
             segments: flags.segment ? new Set(flags.segment) : null,
           },
           gapSeconds: (flags.gap ?? DEFAULT_GAP_MINUTES) * 60,
-          jobs: flags.jobs ?? availableParallelism(),
+          jobs: flags.jobs ?? defaultJobs(),
           parallelFrom: flags.jobs === undefined ? PARALLEL_FROM : 0,
         },
         io,

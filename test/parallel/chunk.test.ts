@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entryStartFrom } from '../../src/parallel/chunk.js';
-import { BACKLOG, chunkSize, freeWorker, held } from '../../src/parallel/read.js';
+import { BACKLOG, chunkSize, defaultJobs, freeWorker, held, MAX_DEFAULT_JOBS } from '../../src/parallel/read.js';
 import { RecordReader, RecordWriter } from '../../src/parallel/records.js';
 import { EntryReader, newEntry, type Entry } from '../../src/parse/entry.js';
 import { Assembler } from '../../src/parse/assembler.js';
@@ -84,6 +84,17 @@ describe('chunk plan', () => {
     expect(freeWorker(held([3, 0], parsed, Int32Array.from([1, 0])))).toBe(0);
     expect(freeWorker(held([0, 0], Int32Array.from([0, 0]), Int32Array.from([0, 0])))).toBe(-1);
     expect(freeWorker(held([3, 0], parsed, Int32Array.from([1, 1])))).toBe(1);
+  });
+
+  it('takes the cores as the default threads, but no more than MAX_DEFAULT_JOBS', () => {
+    expect(MAX_DEFAULT_JOBS).toBe(4);
+    expect(defaultJobs(1)).toBe(1);
+    expect(defaultJobs(2)).toBe(2);
+    expect(defaultJobs(3)).toBe(3);
+    expect(defaultJobs(4)).toBe(4);
+    expect(defaultJobs(64)).toBe(4);
+    // availableParallelism() is at least 1; a 0 would still read with one thread.
+    expect(defaultJobs(0)).toBe(1);
   });
 
   it('keeps chunks between 64 KiB and 8 MiB', () => {
