@@ -13,8 +13,8 @@ import { existsSync, mkdirSync, openSync, closeSync, readFileSync, writeFileSync
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateLog, PROFILES, type GroundTruth, type Profile } from './generate.js';
 import { defaultJobs } from '../src/parallel/read.js';
+import { generateLog, PROFILES, type GroundTruth, type Profile } from './generate.js';
 import { hostileBench } from './hostile.js';
 import { idsOnStream } from './ids.js';
 import { markdownTable } from './table.js';

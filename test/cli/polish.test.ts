@@ -125,6 +125,8 @@ describe('messages', () => {
     expect(help).not.toContain('(default: [])');
     expect(help).not.toMatch(/\(default[^)]*\)[^\n]*\(default/);
     expect(help).not.toContain('(choices:');
+    // The default threads are capped (src/parallel/read.ts), and the help says so.
+    expect(help.replace(/\s+/g, ' ')).toMatch(/--jobs <n> threads that parse a large file \(default: the cores, at most 4: [1-4] here\)/);
   });
 });
 
