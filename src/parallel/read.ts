@@ -24,9 +24,9 @@ const UNASSIGNED = -3;
 /**
  * Threads when --jobs is not given: the cores, at most 4. One thread analyses every entry
  * in order (about 600 MB/s of the bench's logs) while a worker parses 240-375 MB/s, so
- * three workers keep it busy and more would only wait; each one holds 12-20 MB (on
- * *busy*, 300 MB: 71 MB of RSS with one thread, 110 with 2, 134 with 3, 151 with 4,
- * 361 with 16), and a 64-core server would start 63 of them.
+ * three workers keep it busy and more would only wait; each one holds 12-20 MiB (on
+ * *busy*, 300 MB: a peak RSS of 69 MiB with one thread, 107 with 2, 131 with 3, 147
+ * with 4, 352 with 16), and a 64-core server would start 63 of them.
  */
 export const MAX_DEFAULT_JOBS = 4;
 
