@@ -16,6 +16,7 @@ import { InputError, OutputError, UsageError } from './errors.js';
 import { processIo, type Io } from './io.js';
 import { defaultJobs, MAX_DEFAULT_JOBS } from './parallel/read.js';
 import { EXIT_OK, EXIT_TROUBLE } from './process.js';
+import { exampleList, helpWidth, paragraph, section, termList, type Example } from './help-text.js';
 import { FORMATS, REPORTERS } from './report/registry.js';
 import { reportWidth } from './report/wrap.js';
 import { didYouMean } from './suggest.js';
@@ -145,34 +146,59 @@ export function chooseChalk(flag: boolean | undefined, isTTY: boolean, env: Node
   return new Chalk({ level: on ? (level >= 1 && level <= 3 ? (level as 1 | 2 | 3) : 2) : 0 });
 }
 
-const ANALYSE_EXAMPLES = `
-Examples:
-  webmail-log analyse errors.log
-  webmail-log analyse errors.log.2.gz errors.log.1 errors.log    (a rotation set, read oldest first)
-  webmail-log analyse --format json errors.log > report.json
-  webmail-log analyse --rule pair-incomplete=off --pair-window 60 errors.log
-  webmail-log analyse --strict errors.log && echo clean
-  tail -f errors.log | webmail-log analyse -                      (each violation as it is found)
-  webmail-log analyse --follow errors.log                         (like tail -F: survives rotation)
-  webmail-log analyse -f --format ndjson errors.log | jq -c 'select(.type == "violation")'
-  webmail-log analyse --format github --format sarif=webmail-log.sarif errors.log   (CI)
-  webmail-log analyse --quiet --max-warnings 10 errors.log
-  webmail-log analyse --since 2h --request-id 3fa9c2d1 errors.log   (one session, the last two hours)
+const ANALYSE_EXAMPLES: readonly Example[] = [
+  ['webmail-log analyse errors.log'],
+  ['webmail-log analyse errors.log.2.gz errors.log.1 errors.log', 'a rotation set, read oldest first'],
+  ['webmail-log analyse --format json errors.log > report.json'],
+  ['webmail-log analyse --rule pair-incomplete=off --pair-window 60 errors.log'],
+  ['webmail-log analyse --strict errors.log && echo clean'],
+  ['tail -f errors.log | webmail-log analyse -', 'each violation as it is found'],
+  ['webmail-log analyse --follow errors.log', 'like tail -F: survives rotation'],
+  ['webmail-log analyse -f --format ndjson errors.log | jq -c \'select(.rule)\'', 'each violation as a line of JSON'],
+  ['webmail-log analyse --format github --format sarif=out.sarif errors.log', 'in CI: annotations, and a SARIF file'],
+  ['webmail-log analyse --quiet --max-warnings 10 errors.log'],
+  ['webmail-log analyse --since 2h --request-id 3fa9c2d1 errors.log', 'one session, the last two hours'],
+];
 
-Exit status: 0 no error-level violation, 1 at least one (with --strict, warnings too),
-2 the check could not be done (bad arguments, an unreadable input). A live run stopped
-with Ctrl-C or SIGTERM prints its summary and exits 0 or 1 for what it saw.`;
+const EXIT_STATUS =
+  'Exit status: 0 no error-level violation, 1 at least one (with --strict, warnings too), ' +
+  '2 the check could not be done (bad arguments, an unreadable input). A live run stopped ' +
+  'with Ctrl-C or SIGTERM prints its summary and exits 0 or 1 for what it saw.';
 
-const PROGRAM_EXAMPLES = `
-Examples:
-  webmail-log analyse errors.log
-  webmail-log analyse --format json errors.log.1 errors.log
-  tail -f errors.log | webmail-log analyse -
-  webmail-log explain calendar-tables-missing
-  webmail-log merge web1.json web2.json
-  webmail-log rules`;
+const PROGRAM_EXAMPLES: readonly Example[] = [
+  ['webmail-log analyse errors.log'],
+  ['webmail-log analyse --format json errors.log.1 errors.log'],
+  ['tail -f errors.log | webmail-log analyse -'],
+  ['webmail-log explain calendar-tables-missing'],
+  ['webmail-log merge web1.json web2.json'],
+  ['webmail-log rules'],
+];
+
+const MERGE_EXAMPLES: readonly Example[] = [
+  ['webmail-log merge web1.json web2.json web3.json'],
+  ['webmail-log merge --format json=fleet.json --format html=fleet.html web*.json'],
+  ['webmail-log merge fleet.json web4.json', 'a merged report merges again'],
+];
+
+const EXPLAIN_EXAMPLES: readonly Example[] = [
+  ['webmail-log explain pair-order'],
+  ['webmail-log explain calendar-tables-missing'],
+  ['webmail-log explain "database is locked"'],
+  ['webmail-log explain', 'lists the topics'],
+];
+
+/** A command in the list of commands: its name and arguments, as commander writes them. */
+function commandTerm(cmd: Command): string {
+  const args = cmd.registeredArguments.map((a) => {
+    const name = a.name() + (a.variadic ? '...' : '');
+    return a.required ? `<${name}>` : `[${name}]`;
+  });
+  return [cmd.name(), ...args].join(' ');
+}
 
 function program(io: Io, setStatus: (status: number) => void, options: { pollMs?: number }): Command {
+  const width = helpWidth(io.stdoutColumns, io.env);
+  const examples = (list: readonly Example[]) => section(list.length === 1 ? 'Example' : 'Examples', exampleList(list, width));
   const root = new Command('webmail-log')
     .description('Checks the error log of a Roundcube webmail service: refresh pairs, ordering, request ids.')
     .version(VERSION)
@@ -180,12 +206,19 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .configureOutput({
       writeOut: io.out,
       writeErr: io.err,
+      // Commander's lists and the texts below them (help-text.ts) to one width.
+      getOutHelpWidth: () => width,
+      getErrHelpWidth: () => width,
       // One style for every error line: `webmail-log: <what is wrong>`,
       // and on one line, a suggestion included.
       outputError: (text, write) => write(`webmail-log: ${text.replace(/^error: /, '').trimEnd().replace(/\n/g, ' ')}\n`),
     })
     .showSuggestionAfterError(true)
-    .addHelpText('after', PROGRAM_EXAMPLES);
+    // Commands by name and arguments: with the alias and [options], the list's first column
+    // left less than the 40 columns commander wants to wrap descriptions in, and it let
+    // them run past the width; 24 lets the options wrap on a narrow terminal too.
+    .configureHelp({ subcommandTerm: commandTerm, minWidthToWrap: 24 })
+    .addHelpText('after', () => examples(PROGRAM_EXAMPLES));
 
   root
     .command('analyse')
@@ -217,7 +250,9 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .option('--host <name>', `the host the report speaks for (default: this machine's name, ${hostname()})`)
     .option('--color', 'colour the text report even when not on a terminal (--color=always|auto|never too)')
     .option('--no-color', 'never colour the text report')
-    .addHelpText('after', () => `\nFormats:\n${FORMATS.map((f) => `  ${f.padEnd(7)} ${REPORTERS[f].description}`).join('\n')}\n${ANALYSE_EXAMPLES}`)
+    .addHelpText('after', () =>
+      [section('Formats', termList(FORMATS.map((f) => [f, REPORTERS[f].description]), width)), examples(ANALYSE_EXAMPLES), '', paragraph(EXIT_STATUS, width)].join('\n'),
+    )
     .action(async (inputs: string[], flags: AnalyseFlags) => {
       if (inputs.length === 0) {
         // Nothing named: stdin, but only a pipe or a file. A terminal would wait forever, and
@@ -281,7 +316,7 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .option('--all', 'list every violation and request id (text format)')
     .option('--color', 'colour the text report even when not on a terminal')
     .option('--no-color', 'never colour the text report')
-    .addHelpText('after', '\nExamples:\n  webmail-log merge web1.json web2.json web3.json\n  webmail-log merge --format json=fleet.json --format sarif=fleet.sarif reports/*.json\n  webmail-log merge fleet.json web4.json      (a merged report merges again)')
+    .addHelpText('after', () => examples(MERGE_EXAMPLES))
     .action((reports: string[], flags: { format?: string[]; outputFile?: string; strict?: boolean; maxWarnings?: number; all?: boolean; color?: boolean }) => {
       const outputs = withOutputFile((flags.format ?? ['text']).map(parseOutputSpec), flags.outputFile);
       if (outputs.some((spec) => spec.format === 'ndjson')) throw new UsageError('merge writes whole reports: ndjson is for a live analyse');
@@ -305,7 +340,7 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .command('explain')
     .description('Explain a rule or a diagnosis: what it means, what to do, an example.')
     .argument('[topic]', 'a rule id, a diagnosis id, or words from a log line ("database is locked")')
-    .addHelpText('after', '\nExamples:\n  webmail-log explain pair-order\n  webmail-log explain calendar-tables-missing\n  webmail-log explain "database is locked"\n  webmail-log explain            (lists the topics)')
+    .addHelpText('after', () => examples(EXPLAIN_EXAMPLES))
     .action((topic: string | undefined) => {
       if (topic === undefined) {
         io.out(topicList());
@@ -319,7 +354,7 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
   root
     .command('rules')
     .description('List the rules: id, default severity, meaning.')
-    .addHelpText('after', '\nExample:\n  webmail-log rules')
+    .addHelpText('after', () => examples([['webmail-log rules']]))
     .action(() => io.out(rulesText()));
 
   return root;

@@ -120,6 +120,25 @@ describe('messages', () => {
     expect(color.status).toBe(2);
   });
 
+  it('fits every help page to the width, and never splits an example command', async () => {
+    // The examples' commands are whole lines; a line of the width or less is all else.
+    const command = /^  (webmail-log|tail) /;
+    for (const page of [['--help'], ['analyse', '--help'], ['merge', '--help'], ['explain', '--help'], ['rules', '--help']]) {
+      for (const columns of [60, 80, 120]) {
+        const help = (await cli(page, { env: { COLUMNS: String(columns) } })).stdout;
+        const long = help.split('\n').filter((l) => l.length > columns && !command.test(l));
+        expect(long, `${page.join(' ')} at ${columns}`).toEqual([]);
+      }
+    }
+    const at80 = (await cli(['analyse', '--help'], { env: { COLUMNS: '80' } })).stdout;
+    expect(at80).toContain("\n  webmail-log analyse -f --format ndjson errors.log | jq -c 'select(.rule)'\n      (each violation as a line of JSON)\n");
+    expect(at80).toMatch(/\n {2}prometheus {2}Prometheus text format, for node_exporter's textfile collector\n {14}\(written atomically\)\n/);
+    const at120 = (await cli(['analyse', '--help'], { env: { COLUMNS: '120' } })).stdout;
+    expect(at120).toMatch(/\n {2}tail -f errors\.log \| webmail-log analyse - {3,}\(each violation as it is found\)\n/);
+    // The commands' list wraps too: commander does only with 40 columns left beside the terms.
+    expect((await cli(['--help'], { env: { COLUMNS: '80' } })).stdout).toContain('\n  analyse [inputs...]  Check one or more logs');
+  });
+
   it('leaks no commander default into the help', async () => {
     const help = (await cli(['analyse', '--help'])).stdout;
     expect(help).not.toContain('(default: [])');
