@@ -16,9 +16,9 @@ import { InputError, OutputError, UsageError } from './errors.js';
 import { processIo, type Io } from './io.js';
 import { defaultJobs, MAX_DEFAULT_JOBS } from './parallel/read.js';
 import { EXIT_OK, EXIT_TROUBLE } from './process.js';
-import { exampleList, helpWidth, paragraph, section, termList, type Example } from './help-text.js';
+import { exampleList, helpWidth, paragraph, section, type Example } from './help-text.js';
 import { FORMATS, REPORTERS } from './report/registry.js';
-import { reportWidth } from './report/wrap.js';
+import { reportWidth, termList } from './report/wrap.js';
 import { didYouMean } from './suggest.js';
 import { VERSION } from './version.js';
 
@@ -343,7 +343,7 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .addHelpText('after', () => examples(EXPLAIN_EXAMPLES))
     .action((topic: string | undefined) => {
       if (topic === undefined) {
-        io.out(topicList());
+        io.out(topicList(reportWidth(io.stdoutColumns, io.env)));
         return;
       }
       const text = explain(topic, reportWidth(io.stdoutColumns, io.env));
@@ -355,7 +355,7 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .command('rules')
     .description('List the rules: id, default severity, meaning.')
     .addHelpText('after', () => examples([['webmail-log rules']]))
-    .action(() => io.out(rulesText()));
+    .action(() => io.out(rulesText(reportWidth(io.stdoutColumns, io.env))));
 
   return root;
 }

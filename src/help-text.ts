@@ -1,6 +1,6 @@
-// What the --help pages say below commander's lists, laid out to the same width: a list
-// of terms with their meanings, examples, and prose. A command to copy is never split:
-// a line that cannot hold it is let run long.
+// What the --help pages say below commander's lists, laid out to the same width:
+// examples and prose (a list of terms is wrap.ts's termList). A command to copy is never
+// split: a line that cannot hold it is let run long.
 
 import { wrap } from './report/wrap.js';
 
@@ -12,13 +12,6 @@ export function helpWidth(columns: number | undefined, env: NodeJS.ProcessEnv): 
   if (columns !== undefined && columns > 0) return columns;
   const fromEnv = Number(env.COLUMNS);
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 80;
-}
-
-/** `  term  meaning` rows, the meanings aligned and wrapped beside their terms. */
-export function termList(rows: readonly (readonly [term: string, meaning: string])[], width: number): string {
-  const pad = Math.max(...rows.map(([term]) => term.length));
-  const indent = ' '.repeat(2 + pad + 2);
-  return rows.map(([term, meaning]) => wrap(meaning, width, indent, `  ${term.padEnd(pad)}  `)).join('\n');
 }
 
 /**

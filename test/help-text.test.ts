@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { exampleList, helpWidth, paragraph, termList } from '../src/help-text.js';
+import { exampleList, helpWidth, paragraph } from '../src/help-text.js';
+import { termList } from '../src/report/wrap.js';
 
 describe('help text', () => {
   it('takes the terminal, else COLUMNS, else 80', () => {
@@ -11,6 +12,7 @@ describe('help text', () => {
 
   it('aligns the meanings of a term list and wraps them beside their terms', () => {
     expect(termList([['a', 'one two three'], ['long', 'four']], 14)).toBe('  a     one\n        two\n        three\n  long  four');
+    expect(termList([['a', 'one two']], 8, '')).toBe('a  one\n   two');
   });
 
   it('sets the comments of examples beside their commands when all fit, else each below its own', () => {

@@ -3,7 +3,7 @@
 
 import { BACKEND_NAMES, KNOWLEDGE, type Knowledge } from '../analyse/knowledge.js';
 import { RULES, type Rule } from '../analyse/rules.js';
-import { wrap } from '../report/wrap.js';
+import { termList, wrap } from '../report/wrap.js';
 
 
 function ruleText(r: Rule, width: number): string {
@@ -71,13 +71,9 @@ export function explain(topic: string, width = 100): string | null {
   return hits.length > 1 ? `${first}\nSee also: ${hits.slice(1).join(', ')}\n` : first;
 }
 
-export function topicList(): string {
-  const width = Math.max(...topics().map((t) => t.length));
-  return [
-    'Rules:',
-    ...RULES.map((r) => `  ${r.id.padEnd(width)}  ${r.summary}`),
-    'Diagnoses:',
-    ...KNOWLEDGE.map((k) => `  ${k.id.padEnd(width)}  ${k.title}`),
-    '',
-  ].join('\n');
+export function topicList(width: number): string {
+  // Both lists' meanings in one column: the terms padded to the longest topic.
+  const pad = Math.max(...topics().map((t) => t.length));
+  const list = (rows: [string, string][]) => termList(rows.map(([t, m]) => [t.padEnd(pad), m]), width);
+  return ['Rules:', list(RULES.map((r) => [r.id, r.summary])), 'Diagnoses:', list(KNOWLEDGE.map((k) => [k.id, k.title])), ''].join('\n');
 }

@@ -58,3 +58,13 @@ export function wrap(text: string, width: number, indent: string, first = ''): s
   if (out.length === 0) out.push(first);
   return out.join('\n');
 }
+
+/**
+ * `term  meaning` rows, each after `indent`: the meanings aligned, and wrapped beside
+ * their terms.
+ */
+export function termList(rows: readonly (readonly [term: string, meaning: string])[], width: number, indent = '  '): string {
+  const pad = Math.max(...rows.map(([term]) => term.length));
+  const hang = ' '.repeat(indent.length + pad + 2);
+  return rows.map(([term, meaning]) => wrap(meaning, width, hang, `${indent}${term.padEnd(pad)}  `)).join('\n');
+}

@@ -135,6 +135,12 @@ describe('messages', () => {
     expect(at80).toMatch(/\n {2}prometheus {2}Prometheus text format, for node_exporter's textfile collector\n {14}\(written atomically\)\n/);
     const at120 = (await cli(['analyse', '--help'], { env: { COLUMNS: '120' } })).stdout;
     expect(at120).toMatch(/\n {2}tail -f errors\.log \| webmail-log analyse - {3,}\(each violation as it is found\)\n/);
+    // The lists `rules` and `explain` print are wrapped to the same width as a report.
+    for (const page of [['rules'], ['explain']]) {
+      const text = (await cli(page, { env: { COLUMNS: '60' } })).stdout;
+      expect(widest(text), page[0]).toBeLessThanOrEqual(60);
+      expect(text).toMatch(/^ *pair-order +(error +)?within one refresh pair the\n {30,}remote-sync lookup precedes\n {30,}the local one$/m);
+    }
     // The commands' list wraps too: commander does only with 40 columns left beside the terms.
     expect((await cli(['--help'], { env: { COLUMNS: '80' } })).stdout).toContain('\n  analyse [inputs...]  Check one or more logs');
   });
