@@ -51,6 +51,11 @@ class Cursor {
     let at = this.at;
     // The first four bytes (28 bits) in 32-bit integers, any more in floating point.
     let b = buf[at++];
+    // Most numbers are one byte: a report reads a hundred thousand packed ids.
+    if (b < 0x80) {
+      this.at = at;
+      return b;
+    }
     let v = b & 0x7f;
     for (let shift = 7; b >= 0x80 && shift < 28; shift += 7) {
       b = buf[at++];
@@ -83,6 +88,8 @@ class Cursor {
       this.at += 8;
       return r;
     }
+    // In 32-bit integers below 2^31 (nearly every number); the double arithmetic cost more.
+    if (z < 0x80000000) return (z & 1) === 0 ? z >>> 1 : -((z >>> 1) + 1);
     return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
   }
 
@@ -167,6 +174,8 @@ export class RetiredIds {
   private readonly at = new Cursor(Buffer.alloc(0), 0);
   /** The record of read(): no call holds it past its return. */
   private readonly fields: Fields = { order: 0, id: '', segments: null, selected: null, entries: 0, refreshPairs: 0, diagnosed: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, histogram: [] };
+  /** The gaps rowAt() reads: no call holds them past its return. */
+  private readonly gaps: number[] = [];
   /** Bytes used of the last block. */
   private used = BLOCK;
   /** Open addressing: each place holds a packed state's offset, EMPTY or GONE... */
@@ -286,14 +295,16 @@ export class RetiredIds {
    * would make, without making the state (a report lists a hundred thousand).
    */
   rowAt(offset: number): RequestIdRow {
-    const f = this.read(offset);
+    // The gaps only for the median, into the one array: no array a row.
+    const f = this.read(offset, this.gaps);
     const first = isoAt(f.firstInstant, f.firstOffset, f.firstNegative);
     const last = isoAt(f.lastInstant, f.lastOffset, f.lastNegative);
     return new MadeRow(f.id, f.selected ?? f.segments ?? [], f.entries, f.refreshPairs, first, last, cadenceOf(f.count, f.longest, f.histogram));
   }
 
   unpack(offset: number): { state: IdState; order: number } {
-    const f = this.read(offset);
+    // A new array: the state keeps it.
+    const f = this.read(offset, []);
     const s = new IdState(f.id);
     for (const seg of f.segments ?? []) s.addSegment(seg);
     s.selectedSegments = f.selected;
@@ -310,8 +321,8 @@ export class RetiredIds {
     return { state: s, order: f.order };
   }
 
-  /** A packed state's fields, in the order put() writes them, into one reused record. */
-  private read(offset: number): Fields {
+  /** A packed state's fields, in the order put() writes them, into one reused record; the gaps into `histogram`. */
+  private read(offset: number, histogram: number[]): Fields {
     const c = this.cursor(offset);
     const f = this.fields;
     f.order = c.num();
@@ -331,9 +342,9 @@ export class RetiredIds {
     f.count = c.num();
     f.last = f.firstInstant + c.num();
     f.longest = c.num();
-    // A new array: the state or the row keeps it.
-    f.histogram = [];
-    for (let n = c.num(); n > 0; n--) f.histogram.push(c.num());
+    histogram.length = 0;
+    for (let n = c.num(); n > 0; n--) histogram.push(c.num());
+    f.histogram = histogram;
     return f;
   }
 }
