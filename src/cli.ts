@@ -13,10 +13,10 @@ import { parseOutputSpec, withOutputFile } from './commands/outputs.js';
 import { rulesText } from './commands/rules.js';
 import { loadConfig } from './config.js';
 import { InputError, OutputError, UsageError } from './errors.js';
+import { exampleList, paragraph, section, type Example } from './help-text.js';
 import { processIo, type Io } from './io.js';
 import { defaultJobs, MAX_DEFAULT_JOBS } from './parallel/read.js';
 import { EXIT_OK, EXIT_TROUBLE } from './process.js';
-import { exampleList, helpWidth, paragraph, section, type Example } from './help-text.js';
 import { FORMATS, REPORTERS } from './report/registry.js';
 import { reportWidth, termList } from './report/wrap.js';
 import { didYouMean } from './suggest.js';
@@ -197,7 +197,8 @@ function commandTerm(cmd: Command): string {
 }
 
 function program(io: Io, setStatus: (status: number) => void, options: { pollMs?: number }): Command {
-  const width = helpWidth(io.stdoutColumns, io.env);
+  // The help's width: the terminal's, else COLUMNS, else 80 as commander's own.
+  const width = reportWidth(io.stdoutColumns, io.env, 80);
   const examples = (list: readonly Example[]) => section(list.length === 1 ? 'Example' : 'Examples', exampleList(list, width));
   const root = new Command('webmail-log')
     .description('Checks the error log of a Roundcube webmail service: refresh pairs, ordering, request ids.')

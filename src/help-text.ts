@@ -7,13 +7,6 @@ import { wrap } from './report/wrap.js';
 /** An example: a command line, and what it is for (or nothing). */
 export type Example = readonly [command: string, comment?: string];
 
-/** Columns of the help: the terminal's, else COLUMNS, else 80 (commander's own). */
-export function helpWidth(columns: number | undefined, env: NodeJS.ProcessEnv): number {
-  if (columns !== undefined && columns > 0) return columns;
-  const fromEnv = Number(env.COLUMNS);
-  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 80;
-}
-
 /**
  * Examples, a command a line. The comments stand beside their commands, aligned, when the
  * width holds every one of them so; else each goes on the line below its command.

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { exampleList, helpWidth, paragraph } from '../src/help-text.js';
-import { termList } from '../src/report/wrap.js';
+import { exampleList, paragraph } from '../src/help-text.js';
+import { reportWidth, termList } from '../src/report/wrap.js';
 
 describe('help text', () => {
-  it('takes the terminal, else COLUMNS, else 80', () => {
-    expect(helpWidth(132, { COLUMNS: '60' })).toBe(132);
-    expect(helpWidth(undefined, { COLUMNS: '60' })).toBe(60);
-    expect(helpWidth(undefined, { COLUMNS: 'wide' })).toBe(80);
-    expect(helpWidth(undefined, {})).toBe(80);
+  it('takes the terminal, else COLUMNS, else 80 for the help (100 for a report)', () => {
+    expect(reportWidth(132, { COLUMNS: '60' }, 80)).toBe(132);
+    expect(reportWidth(undefined, { COLUMNS: '60' }, 80)).toBe(60);
+    expect(reportWidth(undefined, { COLUMNS: 'wide' }, 80)).toBe(80);
+    expect(reportWidth(undefined, {})).toBe(100);
   });
 
   it('aligns the meanings of a term list and wraps them beside their terms', () => {

@@ -2,11 +2,11 @@
 // written in backticks is never split: it stands on a line of its own, without the
 // backticks, so that it can be copied whole.
 
-/** Columns of the report: the terminal's, else COLUMNS, else 100. */
-export function reportWidth(columns: number | undefined, env: NodeJS.ProcessEnv): number {
+/** Columns of the report: the terminal's, else COLUMNS, else `otherwise` (100; the help takes commander's 80). */
+export function reportWidth(columns: number | undefined, env: NodeJS.ProcessEnv, otherwise = 100): number {
   if (columns !== undefined && columns > 0) return columns;
   const fromEnv = Number(env.COLUMNS);
-  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 100;
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : otherwise;
 }
 
 /** Prose and commands: `a b \`cmd x\` c` → words a, b; command "cmd x"; word c. */
