@@ -13,6 +13,7 @@ describe('help text', () => {
   it('aligns the meanings of a term list and wraps them beside their terms', () => {
     expect(termList([['a', 'one two three'], ['long', 'four']], 14)).toBe('  a     one\n        two\n        three\n  long  four');
     expect(termList([['a', 'one two']], 8, '')).toBe('a  one\n   two');
+    expect(termList([], 80)).toBe('');
   });
 
   it('sets the comments of examples beside their commands when all fit, else each below its own', () => {

@@ -64,7 +64,7 @@ export function wrap(text: string, width: number, indent: string, first = ''): s
  * their terms.
  */
 export function termList(rows: readonly (readonly [term: string, meaning: string])[], width: number, indent = '  '): string {
-  const pad = Math.max(...rows.map(([term]) => term.length));
+  const pad = Math.max(0, ...rows.map(([term]) => term.length));
   const hang = ' '.repeat(indent.length + pad + 2);
   return rows.map(([term, meaning]) => wrap(meaning, width, hang, `${indent}${term.padEnd(pad)}  `)).join('\n');
 }
