@@ -125,6 +125,8 @@ interface Bodies {
   c: Body;
   /** Bodies written or matched so far: what `used` counts in. */
   clock: number;
+  /** The request id whose bodies these are, or null while the place is unused. */
+  id: string | null;
 }
 
 /**
@@ -143,15 +145,18 @@ const BODY_BYTES = 384;
  * Bodies of DB errors by request id. A session's refreshes repeat their two errors byte
  * for byte, so an entry whose body matches one its id wrote before takes what was read
  * from that one, after one comparison, instead of a reading of its head, tail and
- * signature. Everything read from a body depends on its bytes alone. Bounded like the
- * tails: one block, places taken in turn, all forgotten when it is used up.
+ * signature. Everything read from a body depends on its bytes alone. Bounded: one
+ * block, a place per request id, taken in turn; a place taken again forgets only the id
+ * that had it, the one that came longest ago. Forgetting them all at once instead made
+ * every open session read its refresh errors afresh, each 256 new ids: on the
+ * short-session log 10 % more misses and 1.5 % more instructions a parse.
  */
 class KnownBodies {
   private readonly byId = new Map<string, Bodies>();
   private readonly block = Buffer.allocUnsafeSlow(BODY_IDS * BODIES_PER_ID * BODY_BYTES);
   private readonly places: Bodies[] = Array.from({ length: BODY_IDS }, (_, i) => {
     const at = (k: number) => (BODIES_PER_ID * i + k) * BODY_BYTES;
-    return { a: newBody(at(0)), b: newBody(at(1)), c: newBody(at(2)), clock: 0 };
+    return { a: newBody(at(0)), b: newBody(at(1)), c: newBody(at(2)), clock: 0, id: null };
   });
   private next = 0;
 
@@ -174,11 +179,10 @@ class KnownBodies {
     if (end - start > BODY_BYTES) return;
     let kept = this.byId.get(id);
     if (kept === undefined) {
-      if (this.next >= BODY_IDS) {
-        this.byId.clear();
-        this.next = 0;
-      }
+      if (this.next >= BODY_IDS) this.next = 0;
       kept = this.places[this.next++];
+      if (kept.id !== null) this.byId.delete(kept.id);
+      kept.id = id;
       kept.a.length = kept.b.length = kept.c.length = -1;
       kept.a.used = kept.b.used = kept.c.used = kept.clock = 0;
       this.byId.set(id, kept);
