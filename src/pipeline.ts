@@ -25,7 +25,7 @@ class FileFeed implements Feed {
       entry: (buf, start, end, close, firstLineEnd, line, truncated) =>
         analyser.entry(reader.read(buf, start, end, close, firstLineEnd, fileIndex, line, truncated)),
       orphanRun: (line) => analyser.orphanRun(fileIndex, line),
-    });
+    }, reader.readBuffer());
     this.parsed = {
       entry: (e: Entry) => analyser.entry(e),
       orphanRun: (line: number) => analyser.orphanRun(fileIndex, line),

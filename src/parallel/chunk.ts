@@ -87,7 +87,7 @@ export class ChunkParser {
     this.assembler = new Assembler({
       entry: (buf, s, e, close, firstLineEnd, line, truncated) => writer.entry(reader.read(buf, s, e, close, firstLineEnd, 0, line, truncated)),
       orphanRun: (line) => writer.orphanRun(line),
-    });
+    }, reader.readBuffer());
   }
 
   /**

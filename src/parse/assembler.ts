@@ -41,7 +41,7 @@ function isBlank(buf: Buffer, start: number, end: number): boolean {
 }
 
 export class Assembler {
-  private buf = Buffer.allocUnsafe(1 << 20);
+  private buf: Buffer;
   private len = 0;
   /** Start of the next line not yet looked at. */
   private scan = 0;
@@ -68,7 +68,13 @@ export class Assembler {
   private skipped = -1;
   private counting = false;
 
-  constructor(private readonly sink: RawEntrySink) {}
+  /** `buf`: where to read to begin with (a larger one is made when an entry needs it). */
+  constructor(
+    private readonly sink: RawEntrySink,
+    buf: Buffer | null = null,
+  ) {
+    this.buf = buf ?? Buffer.allocUnsafe(1 << 20);
+  }
 
   /**
    * Reading begins `lineBase` lines into a file (following it from its end): violations keep

@@ -3,6 +3,7 @@
 // The hot path fills one reused Entry and makes strings only through the interners.
 
 import { KindNames, kindAt, newParts, scanDbHead, scanDbTail, scanRequest } from './body.js';
+import { ByteSpace } from './byte-space.js';
 import { copyBytes } from './bytes.js';
 import { bodyStart, requestIdClose, StampReader, stampProblem } from './header.js';
 import { Interner } from './intern.js';
@@ -140,6 +141,18 @@ const BODY_IDS = 256;
 const BODIES_PER_ID = 3;
 /** Bytes of a body kept in the block: a longer one is read each time. */
 const BODY_BYTES = 384;
+const BODIES_BLOCK = BODY_IDS * BODIES_PER_ID * BODY_BYTES;
+/**
+ * An assembler's buffer: a block read (1 MiB) and the entry still open before it. An
+ * assembler that needs more makes a larger buffer of its own, outside the reader's space.
+ */
+const READ_BYTES = (2 << 20) + (64 << 10);
+/**
+ * Buffers a reader's space holds for assemblers: one a file of a stream, for as many files
+ * as are commonly read or followed together. Pages never written take no memory; a
+ * further file reads into a buffer of its own, its bodies compared by Buffer#compare.
+ */
+const READ_BUFFERS = 4;
 
 /**
  * Bodies of DB errors by request id. A session's refreshes repeat their two errors byte
@@ -153,12 +166,24 @@ const BODY_BYTES = 384;
  */
 class KnownBodies {
   private readonly byId = new Map<string, Bodies>();
-  private readonly block = Buffer.allocUnsafeSlow(BODY_IDS * BODIES_PER_ID * BODY_BYTES);
+  private readonly block: Buffer;
+  /** Where the block starts in the space's memory (-1: not in one). */
+  private readonly base: number;
   private readonly places: Bodies[] = Array.from({ length: BODY_IDS }, (_, i) => {
     const at = (k: number) => (BODIES_PER_ID * i + k) * BODY_BYTES;
     return { a: newBody(at(0)), b: newBody(at(1)), c: newBody(at(2)), clock: 0, id: null };
   });
   private next = 0;
+  /** The buffer last searched, and where it starts in the space's memory (-1: elsewhere). */
+  private seen: Buffer | null = null;
+  private seenBase = -1;
+
+  /** Kept in `space` when there is one: entries read from a buffer there are compared by it. */
+  constructor(private readonly space: ByteSpace | null) {
+    const inSpace = space?.take(BODIES_BLOCK) ?? null;
+    this.block = inSpace ?? Buffer.allocUnsafeSlow(BODIES_BLOCK);
+    this.base = inSpace === null ? -1 : inSpace.byteOffset;
+  }
 
   /** The body of `id` with the bytes [start, end) of `buf`, or null. */
   find(id: string, buf: Buffer, start: number, end: number): Body | null {
@@ -167,7 +192,19 @@ class KnownBodies {
     const len = end - start;
     const { a, b, c } = kept;
     let found: Body | null = null;
-    if (a.length === len && buf.compare(this.block, a.at, a.at + len, start, end) === 0) found = a;
+    // An assembler hands on a new view of its buffer for each block it reads: asked once a block.
+    if (buf !== this.seen) {
+      this.seen = buf;
+      this.seenBase = this.base < 0 ? -1 : this.space!.offsetOf(buf);
+    }
+    if (this.seenBase >= 0) {
+      const space = this.space!;
+      const at = this.seenBase + start;
+      const base = this.base;
+      if (a.length === len && space.same(at, base + a.at, len)) found = a;
+      else if (b.length === len && space.same(at, base + b.at, len)) found = b;
+      else if (c.length === len && space.same(at, base + c.at, len)) found = c;
+    } else if (a.length === len && buf.compare(this.block, a.at, a.at + len, start, end) === 0) found = a;
     else if (b.length === len && buf.compare(this.block, b.at, b.at + len, start, end) === 0) found = b;
     else if (c.length === len && buf.compare(this.block, c.at, c.at + len, start, end) === 0) found = c;
     if (found !== null) found.used = ++kept.clock;
@@ -215,7 +252,9 @@ export class EntryReader {
   /** The block's places, made once and taken in turn: a new tail allocates nothing. */
   private readonly tailPlaces: Tail[] = Array.from({ length: TAILS_KEPT }, (_, i) => ({ bytes: this.tailBlock, at: i * TAIL_BYTES, length: 0, request: RequestCode.None, segment: null }));
   private nextTail = 0;
-  private readonly bodies = new KnownBodies();
+  /** Made when an assembler first asks for a buffer (undefined: not yet; null: none to be had). */
+  private space: ByteSpace | null | undefined = undefined;
+  private bodies = new KnownBodies(null);
   /** The tail of the last DB error without a request id. */
   private tailWithoutId: Tail | null = null;
   private readonly parts = newParts();
@@ -225,6 +264,21 @@ export class EntryReader {
   private readonly kinds = new KindNames();
   private readonly stamps = new StampReader();
   private readonly shared = newEntry();
+
+  /**
+   * A buffer for an assembler that hands its entries to this reader to read into (null:
+   * none here, the assembler makes its own). A DB error body read from one is compared
+   * with the known ones in WebAssembly (byte-space.ts). A reader that is never asked (a
+   * test's, reading one entry) makes no WebAssembly memory.
+   */
+  readBuffer(): Buffer | null {
+    if (this.space === undefined) {
+      this.space = ByteSpace.make(BODIES_BLOCK + READ_BUFFERS * (READ_BYTES + 8));
+      // The bodies move into the space: a cache, so those known so far are let go.
+      if (this.space !== null) this.bodies = new KnownBodies(this.space);
+    }
+    return this.space?.take(READ_BYTES) ?? null;
+  }
 
   /**
    * Reads the entry held in bytes [start, end) of buf; `close` is its header's `]` and

@@ -3,10 +3,11 @@
 // apart for a file this size) fall inside multi-line entries, pairs, CRLF line ends and
 // long entries.
 
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { check, imap, log, lookup, pair } from '../helpers.js';
@@ -114,6 +115,23 @@ describe('--jobs', () => {
     const two = await cli(['analyse', '--format', 'json', '--jobs', '2', 'rot.log', 'rot.log.1.gz'], { cwd: dir });
     expect(two.stdout).toBe(one.stdout);
     expect(JSON.parse(one.stdout).summary.files).toBe(2);
+  });
+
+  it('gives the same JSON where WebAssembly cannot be had: node --jitless, or an address-space limit that forbids its memory', async () => {
+    // A DB error's body is compared in WebAssembly where it can be (src/parse/byte-space.ts), else by Buffer#compare.
+    const run = promisify(execFile);
+    const args = [BIN, 'analyse', '--format', 'json', '--jobs', '2', 'big.log'];
+    const fast = await cli(args.slice(1), { cwd: dir });
+    const jitless = await run(process.execPath, ['--jitless', ...args], { cwd: dir, maxBuffer: 1 << 26 }).catch((e) => e);
+    expect(jitless.stdout).toBe(fast.stdout);
+    // 4 GB of address space: Node and its worker start, a WebAssembly memory (which
+    // reserves about 10 GB) cannot be had. `ulimit -v` on a shared host does the same.
+    const limited = (nodeArgs: string[]) => run('bash', ['-c', 'ulimit -v 4000000 && exec "$0" "$@"', process.execPath, ...nodeArgs], { cwd: dir, maxBuffer: 1 << 26 }).catch((e) => e);
+    const probe = await limited(['-e', 'new WebAssembly.Memory({ initial: 1 })']);
+    expect(probe.stderr).toContain('could not allocate memory');
+    const slow = await limited(args);
+    expect(slow.stderr).toBe('');
+    expect(slow.stdout).toBe(fast.stdout);
   });
 
   it('refuses a number of threads that is not a whole number from 1', async () => {

@@ -8,18 +8,27 @@ import { Assembler } from '../../src/parse/assembler.js';
 import { EntryReader, type Entry } from '../../src/parse/entry.js';
 import { SRC, log } from '../helpers.js';
 
-/** Each entry of `text` as one reader of the whole text reads it, and as a reader of that entry alone does. */
-function readBoth(text: string): { stream: Entry[]; alone: Entry[] } {
+/**
+ * Each entry of `text` as one reader of the whole text reads it, and as a reader of that
+ * entry alone does. `into`: the assembler reads into a buffer of its own (the known bodies
+ * compared by Buffer#compare), or into the reader's (compared in WebAssembly).
+ */
+function readBoth(text: string, into: 'own' | 'reader'): { stream: Entry[]; alone: Entry[] } {
   const stream: Entry[] = [];
   const alone: Entry[] = [];
   const reader = new EntryReader();
-  const asm = new Assembler({
-    entry: (buf, s, e, c, f, line, truncated) => {
-      stream.push({ ...reader.read(buf, s, e, c, f, 0, line, truncated) });
-      alone.push({ ...new EntryReader().read(buf, s, e, c, f, 0, line, truncated) });
+  const buf = into === 'reader' ? reader.readBuffer() : null;
+  if (into === 'reader') expect(buf).not.toBeNull();
+  const asm = new Assembler(
+    {
+      entry: (buf, s, e, c, f, line, truncated) => {
+        stream.push({ ...reader.read(buf, s, e, c, f, 0, line, truncated) });
+        alone.push({ ...new EntryReader().read(buf, s, e, c, f, 0, line, truncated) });
+      },
+      orphanRun: () => {},
     },
-    orphanRun: () => {},
-  });
+    buf,
+  );
   asm.push(Buffer.from(text));
   asm.endFile();
   return { stream, alone };
@@ -48,11 +57,11 @@ const other = fc.constantFrom(
   `[21-Nov-2026 10:00:00 +0100]: DB Error: [1] no such table: calendars (SQL Query: SELECT * FROM calendars) in ${SRC} on line 578 (POST /cpsess1/x?_task=mail&_action=refresh)`,
 );
 
-describe('EntryReader', () => {
+describe.each(['own', 'reader'] as const)('EntryReader, the assembler reading into its %s buffer', (into) => {
   it('reads an entry the same whatever it read before (its caches only save work)', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof({ weight: 6, arbitrary: dbError }, { weight: 1, arbitrary: other }), { minLength: 1, maxLength: 40 }), (lines) => {
-        const { stream, alone } = readBoth(log(...lines));
+        const { stream, alone } = readBoth(log(...lines), into);
         expect(stream).toEqual(alone);
       }),
       { numRuns: 300 },
@@ -70,7 +79,7 @@ describe('EntryReader', () => {
         lines.push(`[21-Nov-2026 10:00:00 +0100]: <${id}> DB Error: [1] no such table: ${table} (SQL Query: SELECT * FROM ${table}) in ${SRC} on line 578 (POST /cpsess000000000${i % 7}/x?_task=mail&_action=refresh${i % 3 === 0 ? long : ''})`);
       }
     }
-    const { stream, alone } = readBoth(log(...lines));
+    const { stream, alone } = readBoth(log(...lines), into);
     expect(stream).toEqual(alone);
     expect(new Set(stream.map((e) => e.segment)).size).toBe(7);
   });
