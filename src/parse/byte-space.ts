@@ -14,7 +14,6 @@
 // and the callers compare with Buffer#compare, as fast as before.
 
 /** The function `same(a, b, n)`: 1 when the n bytes at a and at b are the same, else 0. */
-// prettier-ignore
 const CODE = Uint8Array.from([
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
   0x01, 0x08, 0x01, 0x60, 0x03, 0x7f, 0x7f, 0x7f, 0x01, 0x7f, // types: (i32 i32 i32) -> i32
