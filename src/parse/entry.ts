@@ -148,8 +148,8 @@ const BODIES_BLOCK = BODY_IDS * BODIES_PER_ID * BODY_BYTES;
  */
 const READ_BYTES = (2 << 20) + (64 << 10);
 /**
- * Buffers a reader's space holds for assemblers: one a file of a stream, for as many files
- * as are commonly read or followed together. Pages never written take no memory; a
+ * Buffers a reader's space holds for assemblers: one for each file of its stream, up to as
+ * many as are commonly read or followed together. Pages never written take no memory; a
  * further file reads into a buffer of its own, its bodies compared by Buffer#compare.
  */
 const READ_BUFFERS = 4;
