@@ -60,6 +60,7 @@ export function newEntry(): Entry {
 const TAILS_KEPT = 2048;
 /** Bytes of a tail kept in the block (a longer one gets a Buffer of its own). */
 const TAIL_BYTES = 256;
+const TAILS_BLOCK = TAILS_KEPT * TAIL_BYTES;
 
 /** What is kept of an IMAP error's text for diagnosis. */
 const DETAIL_BYTES = 500;
@@ -97,6 +98,8 @@ interface Tail {
   bytes: Buffer;
   at: number;
   length: number;
+  /** Where its bytes start in the reader's space (-1: not in it). */
+  spaceAt: number;
   request: RequestCode;
   segment: string | null;
 }
@@ -174,32 +177,24 @@ class KnownBodies {
     return { a: newBody(at(0)), b: newBody(at(1)), c: newBody(at(2)), clock: 0, id: null };
   });
   private next = 0;
-  /** The buffer last searched, and where it starts in the space's memory (-1: elsewhere). */
-  private seen: Buffer | null = null;
-  private seenBase = -1;
 
-  /** Kept in `space` when there is one: entries read from a buffer there are compared by it. */
+  /** Kept in `space` when there is one: entries read from a buffer there are compared and copied by it. */
   constructor(private readonly space: ByteSpace | null) {
     const inSpace = space?.take(BODIES_BLOCK) ?? null;
     this.block = inSpace ?? Buffer.allocUnsafeSlow(BODIES_BLOCK);
     this.base = inSpace === null ? -1 : inSpace.byteOffset;
   }
 
-  /** The body of `id` with the bytes [start, end) of `buf`, or null. */
-  find(id: string, buf: Buffer, start: number, end: number): Body | null {
+  /** The body of `id` with the bytes [start, end) of `buf`, or null; `bufAt`: where buf starts in the space (-1: elsewhere). */
+  find(id: string, buf: Buffer, bufAt: number, start: number, end: number): Body | null {
     const kept = this.byId.get(id);
     if (kept === undefined) return null;
     const len = end - start;
     const { a, b, c } = kept;
     let found: Body | null = null;
-    // An assembler hands on a new view of its buffer for each block it reads: asked once a block.
-    if (buf !== this.seen) {
-      this.seen = buf;
-      this.seenBase = this.base < 0 ? -1 : this.space!.offsetOf(buf);
-    }
-    if (this.seenBase >= 0) {
+    if (bufAt >= 0 && this.base >= 0) {
       const space = this.space!;
-      const at = this.seenBase + start;
+      const at = bufAt + start;
       const base = this.base;
       if (a.length === len && space.same(at, base + a.at, len)) found = a;
       else if (b.length === len && space.same(at, base + b.at, len)) found = b;
@@ -212,7 +207,7 @@ class KnownBodies {
   }
 
   /** Keeps the body [start, end) of `id`, read as `e` says, in place of its least recent one. */
-  keep(id: string, buf: Buffer, start: number, end: number, e: Entry): void {
+  keep(id: string, buf: Buffer, bufAt: number, start: number, end: number, e: Entry): void {
     if (end - start > BODY_BYTES) return;
     let kept = this.byId.get(id);
     if (kept === undefined) {
@@ -226,7 +221,8 @@ class KnownBodies {
     }
     const { a, b, c } = kept;
     const body = a.used <= b.used && a.used <= c.used ? a : b.used <= c.used ? b : c;
-    copyBytes(buf, start, end, this.block, body.at);
+    if (bufAt >= 0 && this.base >= 0) this.space!.copy(this.base + body.at, bufAt + start, end - start);
+    else copyBytes(buf, start, end, this.block, body.at);
     body.length = end - start;
     body.used = ++kept.clock;
     body.signature = e.signature;
@@ -248,12 +244,14 @@ function newBody(at: number): Body {
  */
 export class EntryReader {
   private readonly tailsById = new Map<string, Tail>();
-  private readonly tailBlock = Buffer.allocUnsafeSlow(TAILS_KEPT * TAIL_BYTES);
   /** The block's places, made once and taken in turn: a new tail allocates nothing. */
-  private readonly tailPlaces: Tail[] = Array.from({ length: TAILS_KEPT }, (_, i) => ({ bytes: this.tailBlock, at: i * TAIL_BYTES, length: 0, request: RequestCode.None, segment: null }));
+  private tailPlaces = tailPlaces(Buffer.allocUnsafeSlow(TAILS_BLOCK), -1);
   private nextTail = 0;
   /** Made when an assembler first asks for a buffer (undefined: not yet; null: none to be had). */
   private space: ByteSpace | null | undefined = undefined;
+  /** The buffer last read from, and where it starts in the space (-1: elsewhere). */
+  private seen: Buffer | null = null;
+  private seenAt = -1;
   private bodies = new KnownBodies(null);
   /** The tail of the last DB error without a request id. */
   private tailWithoutId: Tail | null = null;
@@ -273,9 +271,17 @@ export class EntryReader {
    */
   readBuffer(): Buffer | null {
     if (this.space === undefined) {
-      this.space = ByteSpace.make(BODIES_BLOCK + READ_BUFFERS * (READ_BYTES + 8));
-      // The bodies move into the space: a cache, so those known so far are let go.
-      if (this.space !== null) this.bodies = new KnownBodies(this.space);
+      this.space = ByteSpace.make(BODIES_BLOCK + TAILS_BLOCK + 8 + READ_BUFFERS * (READ_BYTES + 8));
+      // The bodies and tails move into the space: caches, so those known so far are let go.
+      if (this.space !== null) {
+        this.bodies = new KnownBodies(this.space);
+        const block = this.space.take(TAILS_BLOCK);
+        if (block !== null) {
+          this.tailPlaces = tailPlaces(block, block.byteOffset);
+          this.tailsById.clear();
+          this.nextTail = 0;
+        }
+      }
     }
     return this.space?.take(READ_BYTES) ?? null;
   }
@@ -310,8 +316,14 @@ export class EntryReader {
     // A malformed header: the entry takes part in nothing, and its body does not matter.
     if (e.problem !== null) return e;
     if (at > end) at = end;
+    // An assembler hands on a new view of its buffer for each block it reads: asked once a block.
+    if (buf !== this.seen) {
+      this.seen = buf;
+      this.seenAt = this.space ? this.space.offsetOf(buf) : -1;
+    }
+    const bufAt = this.seenAt;
     if (e.requestId !== null) {
-      const seen = this.bodies.find(e.requestId, buf, at, end);
+      const seen = this.bodies.find(e.requestId, buf, bufAt, at, end);
       if (seen !== null) {
         e.kind = 'DB';
         e.signature = seen.signature;
@@ -333,9 +345,9 @@ export class EntryReader {
     if (!scanDbHead(buf, at, end, parts)) return shapeless(e, buf, at, end);
     let tail = e.requestId !== null ? this.tailsById.get(e.requestId) : this.tailWithoutId;
     const known = tail !== undefined && tail !== null ? tail.length : -1;
-    if (known < 0 || end - known < parts.queryStart || buf.compare(tail!.bytes, tail!.at, tail!.at + known, end - known, end) !== 0) {
+    if (known < 0 || end - known < parts.queryStart || !this.sameTail(tail!, buf, bufAt, end - known, end)) {
       if (!scanDbTail(buf, at, end, parts)) return shapeless(e, buf, at, end);
-      tail = this.keepTail(buf, parts.queryEnd, end, e.requestId !== null);
+      tail = this.keepTail(buf, bufAt, parts.queryEnd, end, e.requestId !== null);
       tail.request = requestCodeAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd);
       tail.segment = this.segmentOf(buf);
       if (e.requestId !== null) {
@@ -351,8 +363,14 @@ export class EntryReader {
     if (t.request === RequestCode.Refresh) {
       e.side = e.signature.tableSide ?? sideOfTable(tableAfterFrom(decode(buf, parts.queryStart, end - t.length)));
     }
-    if (e.requestId !== null) this.bodies.keep(e.requestId, buf, at, end, e);
+    if (e.requestId !== null) this.bodies.keep(e.requestId, buf, bufAt, at, end, e);
     return e;
+  }
+
+  /** Whether bytes [start, end) of buf (at `bufAt` in the space, or -1) are those of `tail`. */
+  private sameTail(tail: Tail, buf: Buffer, bufAt: number, start: number, end: number): boolean {
+    if (bufAt >= 0 && tail.spaceAt >= 0) return this.space!.same(bufAt + start, tail.spaceAt, end - start);
+    return buf.compare(tail.bytes, tail.at, tail.at + tail.length, start, end) === 0;
   }
 
   /**
@@ -361,20 +379,21 @@ export class EntryReader {
    * record of every id, and starts afresh when the block is used up. So a log of a million
    * sessions makes no allocation per session here.
    */
-  private keepTail(buf: Buffer, start: number, end: number, forId: boolean): Tail {
+  private keepTail(buf: Buffer, bufAt: number, start: number, end: number, forId: boolean): Tail {
     const len = end - start;
     if (!forId || len > TAIL_BYTES) {
       // Off Node's shared pool: a kept small Buffer would keep its whole 8 KiB slab alive.
       const own = Buffer.allocUnsafeSlow(len);
       copyBytes(buf, start, end, own, 0);
-      return { bytes: own, at: 0, length: len, request: RequestCode.None, segment: null };
+      return { bytes: own, at: 0, length: len, spaceAt: -1, request: RequestCode.None, segment: null };
     }
     if (this.nextTail >= TAILS_KEPT) {
       this.tailsById.clear();
       this.nextTail = 0;
     }
     const place = this.tailPlaces[this.nextTail++];
-    copyBytes(buf, start, end, this.tailBlock, place.at);
+    if (bufAt >= 0 && place.spaceAt >= 0) this.space!.copy(place.spaceAt, bufAt + start, len);
+    else copyBytes(buf, start, end, place.bytes, place.at);
     place.length = len;
     return place;
   }
@@ -385,6 +404,18 @@ export class EntryReader {
     const end = segmentEnd(buf, p.pathStart, p.pathEnd);
     return end < 0 ? null : this.segments.get(buf, segmentStart(buf, p.pathStart, end), end);
   }
+}
+
+/** The places of a tail block; `blockAt`: where the block starts in a space (-1: not in one). */
+function tailPlaces(block: Buffer, blockAt: number): Tail[] {
+  return Array.from({ length: TAILS_KEPT }, (_, i) => ({
+    bytes: block,
+    at: i * TAIL_BYTES,
+    length: 0,
+    spaceAt: blockAt < 0 ? -1 : blockAt + i * TAIL_BYTES,
+    request: RequestCode.None,
+    segment: null,
+  }));
 }
 
 /** A DB Error without the shape: malformed, its text kept for diagnosis (a failed connect). */

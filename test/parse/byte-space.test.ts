@@ -29,6 +29,28 @@ describe('ByteSpace', () => {
     );
   });
 
+  it('copies a range of its memory to another as Buffer#copy does, overlapping or not', () => {
+    const space = ByteSpace.make(4096)!;
+    const piece = space.take(1024)!;
+    const base = space.offsetOf(piece);
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 1024, maxLength: 1024 }),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: 0, max: 24 }),
+        (bytes, from, to, n) => {
+          piece.set(bytes);
+          const want = Buffer.from(bytes);
+          want.copy(want, to, from, from + n);
+          space.copy(base + to, base + from, n);
+          expect(Buffer.compare(piece, want)).toBe(0);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
   it('hands out pieces that do not overlap, 8-aligned, and none past its end', () => {
     const space = ByteSpace.make(1 << 16)!;
     const a = space.take(10)!;
