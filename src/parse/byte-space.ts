@@ -16,7 +16,7 @@
 //
 // WebAssembly may be missing (node --jitless) and its memory may not be had: each memory
 // reserves gigabytes of address space, which `ulimit -v` can forbid. Then make() gives null
-// and the callers compare with Buffer#compare, as fast as before.
+// and the callers compare with Buffer#compare and copy in JS, as before.
 
 /**
  * The functions `same(a, b, n)`: 1 when the n bytes at a and at b are the same, else 0;
