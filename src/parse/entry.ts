@@ -60,7 +60,19 @@ export function newEntry(): Entry {
 const TAILS_KEPT = 2048;
 /** Bytes of a tail kept in the block (a longer one gets a Buffer of its own). */
 const TAIL_BYTES = 256;
-const TAILS_BLOCK = TAILS_KEPT * TAIL_BYTES;
+/**
+ * Tails kept for any request id, as shapes: a new session's tails are its last one's but
+ * for the digits of its session segment (see EntryReader.likeTail). A login's, its entry
+ * page's and its refreshes' make three; the fourth place is for one written another way.
+ */
+const SHAPES = 4;
+/**
+ * Heads of DB errors kept with their signature: `DB Error: [1] no such table: calendars
+ * (SQL Query: ` begins every session's first lookup (see EntryReader.likeHead).
+ */
+const HEADS = 4;
+/** The id's places, then the shapes', then the heads'. */
+const TAILS_BLOCK = (TAILS_KEPT + SHAPES + HEADS) * TAIL_BYTES;
 
 /** What is kept of an IMAP error's text for diagnosis. */
 const DETAIL_BYTES = 500;
@@ -102,6 +114,22 @@ interface Tail {
   spaceAt: number;
   request: RequestCode;
   segment: string | null;
+}
+
+/** A tail kept as a shape: its segment's place, from the tail's start, and when it was last matched or kept. */
+interface Shape {
+  tail: Tail;
+  /** [segmentFrom, segmentTo): the session segment, whose last 10 bytes are its digits; -1: none kept here. */
+  segmentFrom: number;
+  segmentTo: number;
+  used: number;
+}
+
+/** A DB error's head, `DB Error: [code] message (SQL Query: `, kept with what was read from it. */
+interface Head {
+  tail: Tail;
+  signature: DbSignature | null;
+  used: number;
 }
 
 /** A DB error's body (all after its request id) that a request id wrote before, and what was read from it. */
@@ -247,6 +275,12 @@ export class EntryReader {
   /** The block's places, made once and taken in turn: a new tail allocates nothing. */
   private tailPlaces = tailPlaces(Buffer.allocUnsafeSlow(TAILS_BLOCK), -1);
   private nextTail = 0;
+  private shapes = shapesOf(this.tailPlaces);
+  private heads = headsOf(this.tailPlaces);
+  private shapeClock = 0;
+  /** The segment segmentOf() last found: [segmentFrom, segmentTo) of the buffer, or -1. */
+  private segmentFrom = -1;
+  private segmentTo = -1;
   /** Made when an assembler first asks for a buffer (undefined: not yet; null: none to be had). */
   private space: ByteSpace | null | undefined = undefined;
   /** The buffer last read from, and where it starts in the space (-1: elsewhere). */
@@ -278,6 +312,8 @@ export class EntryReader {
         const block = this.space.take(TAILS_BLOCK);
         if (block !== null) {
           this.tailPlaces = tailPlaces(block, block.byteOffset);
+          this.shapes = shapesOf(this.tailPlaces);
+          this.heads = headsOf(this.tailPlaces);
           this.tailsById.clear();
           this.nextTail = 0;
         }
@@ -342,14 +378,32 @@ export class EntryReader {
       if (e.kind === 'IMAP') e.detail = decode(buf, at, Math.min(end, at + DETAIL_BYTES));
       return e;
     }
-    if (!scanDbHead(buf, at, end, parts)) return shapeless(e, buf, at, end);
+    let signature: DbSignature;
+    const head = this.likeHead(buf, bufAt, at, end);
+    if (head !== null) {
+      signature = head.signature!;
+      parts.queryStart = at + head.tail.length;
+    } else {
+      if (!scanDbHead(buf, at, end, parts)) return shapeless(e, buf, at, end);
+      signature = this.signatures.get2(buf, parts.codeStart, parts.codeEnd, parts.messageStart, parts.messageEnd);
+      this.keepHead(buf, bufAt, at, parts.queryStart, signature);
+    }
     let tail = e.requestId !== null ? this.tailsById.get(e.requestId) : this.tailWithoutId;
     const known = tail !== undefined && tail !== null ? tail.length : -1;
     if (known < 0 || end - known < parts.queryStart || !this.sameTail(tail!, buf, bufAt, end - known, end)) {
-      if (!scanDbTail(buf, at, end, parts)) return shapeless(e, buf, at, end);
-      tail = this.keepTail(buf, bufAt, parts.queryEnd, end, e.requestId !== null);
-      tail.request = requestCodeAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd);
-      tail.segment = this.segmentOf(buf);
+      const like = e.requestId !== null ? this.likeTail(buf, bufAt, end, parts.queryStart) : null;
+      if (like !== null) {
+        const start = end - like.tail.length;
+        tail = this.keepTail(buf, bufAt, start, end, true);
+        tail.request = like.tail.request;
+        tail.segment = this.segments.get(buf, start + like.segmentFrom, start + like.segmentTo);
+      } else {
+        if (!scanDbTail(buf, at, end, parts)) return shapeless(e, buf, at, end);
+        tail = this.keepTail(buf, bufAt, parts.queryEnd, end, e.requestId !== null);
+        tail.request = requestCodeAt(buf, parts.methodStart, parts.methodEnd, parts.pathStart, parts.pathEnd);
+        tail.segment = this.segmentOf(buf);
+        if (e.requestId !== null && tail.segment !== null) this.keepShape(buf, bufAt, parts.queryEnd, end, tail.request);
+      }
       if (e.requestId !== null) {
         this.tailsById.set(e.requestId, tail);
       } else {
@@ -357,7 +411,7 @@ export class EntryReader {
       }
     }
     const t = tail as Tail;
-    e.signature = this.signatures.get2(buf, parts.codeStart, parts.codeEnd, parts.messageStart, parts.messageEnd);
+    e.signature = signature;
     e.segment = t.segment;
     e.request = t.request;
     if (t.request === RequestCode.Refresh) {
@@ -367,10 +421,85 @@ export class EntryReader {
     return e;
   }
 
-  /** Whether bytes [start, end) of buf (at `bufAt` in the space, or -1) are those of `tail`. */
-  private sameTail(tail: Tail, buf: Buffer, bufAt: number, start: number, end: number): boolean {
-    if (bufAt >= 0 && tail.spaceAt >= 0) return this.space!.same(bufAt + start, tail.spaceAt, end - start);
-    return buf.compare(tail.bytes, tail.at, tail.at + tail.length, start, end) === 0;
+  /** Whether bytes [start, end) of buf (at `bufAt` in the space, or -1) are those of `tail` from its byte `from` on. */
+  private sameTail(tail: Tail, buf: Buffer, bufAt: number, start: number, end: number, from = 0): boolean {
+    if (bufAt >= 0 && tail.spaceAt >= 0) return this.space!.same(bufAt + start, tail.spaceAt + from, end - start);
+    return buf.compare(tail.bytes, tail.at + from, tail.at + from + end - start, start, end) === 0;
+  }
+
+  /**
+   * A shape the entry ending at `end` has: a tail read before for another request id,
+   * byte for byte the same but for its segment's 10 digits, which are digits here too.
+   * A new session's tails are so: a login changes only the segment (and the request id,
+   * before the body). Everything read from a tail is then the same but the segment: the
+   * `) in ` found from the end is at the same place, as the bytes up to it are the same
+   * (and it is inside the query's bounds: checked), and what the request is does not
+   * depend on a segment's digits (never a space, `?`, `&`, `=` or `)`). Or null.
+   */
+  private likeTail(buf: Buffer, bufAt: number, end: number, queryStart: number): Shape | null {
+    const shapes = this.shapes;
+    for (let k = 0; k < shapes.length; k++) {
+      const s = shapes[k];
+      const start = end - s.tail.length;
+      if (s.segmentTo < 0 || start < queryStart) continue;
+      const digits = start + s.segmentTo - 10;
+      if (!this.sameTail(s.tail, buf, bufAt, start, digits) || !this.sameTail(s.tail, buf, bufAt, digits + 10, end, s.segmentTo)) continue;
+      let i = digits;
+      while (i < digits + 10 && buf[i] >= 0x30 && buf[i] <= 0x39) i++;
+      if (i < digits + 10) continue;
+      s.used = ++this.shapeClock;
+      return s;
+    }
+    return null;
+  }
+
+  /**
+   * A head the DB error at `at` begins with, byte for byte: what scanDbHead reads
+   * depends on the bytes up to the query alone, so its signature and the query's start
+   * are the same. A new session's first lookups so skip the parse of their heads. Or null.
+   */
+  private likeHead(buf: Buffer, bufAt: number, at: number, end: number): Head | null {
+    const heads = this.heads;
+    for (let k = 0; k < heads.length; k++) {
+      const h = heads[k];
+      const len = h.tail.length;
+      if (h.signature === null || at + len > end || !this.sameTail(h.tail, buf, bufAt, at, at + len)) continue;
+      h.used = ++this.shapeClock;
+      return h;
+    }
+    return null;
+  }
+
+  /** Keeps the head [at, queryStart) just parsed, and its signature, in place of the least recently used. */
+  private keepHead(buf: Buffer, bufAt: number, at: number, queryStart: number, signature: DbSignature): void {
+    const len = queryStart - at;
+    if (len > TAIL_BYTES) return;
+    const heads = this.heads;
+    let h = heads[0];
+    for (let k = 1; k < heads.length; k++) if (heads[k].used < h.used) h = heads[k];
+    const t = h.tail;
+    if (bufAt >= 0 && t.spaceAt >= 0) this.space!.copy(t.spaceAt, bufAt + at, len);
+    else copyBytes(buf, at, queryStart, t.bytes, t.at);
+    t.length = len;
+    h.signature = signature;
+    h.used = ++this.shapeClock;
+  }
+
+  /** Keeps the tail [start, end) just parsed, with a segment (segmentOf's), as a shape, in place of the least recently used. */
+  private keepShape(buf: Buffer, bufAt: number, start: number, end: number, request: RequestCode): void {
+    const len = end - start;
+    if (len > TAIL_BYTES) return;
+    const shapes = this.shapes;
+    let s = shapes[0];
+    for (let k = 1; k < shapes.length; k++) if (shapes[k].used < s.used) s = shapes[k];
+    const t = s.tail;
+    if (bufAt >= 0 && t.spaceAt >= 0) this.space!.copy(t.spaceAt, bufAt + start, len);
+    else copyBytes(buf, start, end, t.bytes, t.at);
+    t.length = len;
+    t.request = request;
+    s.segmentFrom = this.segmentFrom - start;
+    s.segmentTo = this.segmentTo - start;
+    s.used = ++this.shapeClock;
   }
 
   /**
@@ -402,13 +531,16 @@ export class EntryReader {
   private segmentOf(buf: Buffer): string | null {
     const p = this.parts;
     const end = segmentEnd(buf, p.pathStart, p.pathEnd);
-    return end < 0 ? null : this.segments.get(buf, segmentStart(buf, p.pathStart, end), end);
+    this.segmentTo = end;
+    if (end < 0) return null;
+    this.segmentFrom = segmentStart(buf, p.pathStart, end);
+    return this.segments.get(buf, this.segmentFrom, end);
   }
 }
 
 /** The places of a tail block; `blockAt`: where the block starts in a space (-1: not in one). */
 function tailPlaces(block: Buffer, blockAt: number): Tail[] {
-  return Array.from({ length: TAILS_KEPT }, (_, i) => ({
+  return Array.from({ length: TAILS_KEPT + SHAPES + HEADS }, (_, i) => ({
     bytes: block,
     at: i * TAIL_BYTES,
     length: 0,
@@ -416,6 +548,16 @@ function tailPlaces(block: Buffer, blockAt: number): Tail[] {
     request: RequestCode.None,
     segment: null,
   }));
+}
+
+/** The shapes' places: those after the ids'. */
+function shapesOf(places: Tail[]): Shape[] {
+  return places.slice(TAILS_KEPT, TAILS_KEPT + SHAPES).map((tail) => ({ tail, segmentFrom: -1, segmentTo: -1, used: 0 }));
+}
+
+/** The heads' places: the last of a tail block's. */
+function headsOf(places: Tail[]): Head[] {
+  return places.slice(TAILS_KEPT + SHAPES).map((tail) => ({ tail, signature: null, used: 0 }));
 }
 
 /** A DB Error without the shape: malformed, its text kept for diagnosis (a failed connect). */

@@ -36,20 +36,31 @@ function readBoth(text: string, into: 'own' | 'reader'): { stream: Entry[]; alon
 
 // Bodies alike in length and in their first and last bytes, unlike in between: a cache
 // keyed or compared carelessly takes one for another.
-const id = fc.constantFrom('3fa9c2d1', '3fa9c2d2', 'a08ff49b');
+const id = fc.oneof(fc.constantFrom('3fa9c2d1', '3fa9c2d2', 'a08ff49b'), fc.stringMatching(/^[0-9a-f]{8}$/));
 const table = fc.constantFrom('calendars', 'calendarz', 'caldav_calendars', 'caldav_calendarz');
 const user = fc.constantFrom('1', '2', '7');
-const segment = fc.constantFrom('cpsess0123456789', 'cpsess0123456780', null);
+// Segments alike but for their digits (each login's), or for a byte that is no digit: a
+// tail read for one id stands for another's only when they differ in the digits alone.
+const segment = fc.oneof(
+  fc.constantFrom('cpsess0123456789', 'cpsess0123456780', 'cpsess012345678x', 'cpsess012345678', null),
+  fc.stringMatching(/^cpsess[0-9]{10}$/),
+  fc.stringMatching(/^cpsess[0-9/?&)x ]{10}$/),
+);
+// Queries of any length: a tail like one read before must still begin inside the query.
+const query = fc.constantFrom('', ') in x', "x') in /y on line 1 (GET /a)");
 const action = fc.constantFrom('refresh', 'refresj', 'list');
 const method = fc.constantFrom('POST', 'GETS', 'GET');
-const message = fc.constantFrom('no such table: ', 'no such tablo: ', 'database is locked ');
+const message = fc.constantFrom('no such table: ', 'no such tablo: ', 'database is locked ', '', ' ', 'x (SQL Query: y');
+// Heads alike but for a byte: each is read once and kept with its signature.
+const code = fc.constantFrom('[1]', '[]', '[11]', '[1 ]');
+const sqlQuery = fc.constantFrom(' (SQL Query: ', ' (SQL Query:', '  (SQL Query: ');
 const multiline = fc.boolean();
 const dbError = fc
-  .record({ id, table, user, segment, action, method, message, multiline })
-  .map(({ id, table, user, segment, action, method, message, multiline }) => {
+  .record({ id, table, user, segment, action, method, message, multiline, query, code, sqlQuery })
+  .map(({ id, table, user, segment, action, method, message, multiline, query, code, sqlQuery }) => {
     const path = `${segment === null ? '' : `/${segment}`}/3rdparty/roundcube/index.php?_task=mail&_action=${action}`;
-    const q = multiline ? `SELECT *, calendar_id AS id\n                FROM ${table}\n                WHERE user_id='${user}'` : `SELECT * FROM ${table} WHERE user_id = '${user}'`;
-    return `[21-Nov-2026 10:00:00 +0100]: <${id}> DB Error: [1] ${message}${message.startsWith('no') ? table : ''} (SQL Query: ${q}) in ${SRC} on line 578 (${method} ${path})`;
+    const q = multiline ? `SELECT *, calendar_id AS id\n                FROM ${table}\n                WHERE user_id='${user}'${query}` : `SELECT * FROM ${table} WHERE user_id = '${user}'${query}`;
+    return `[21-Nov-2026 10:00:00 +0100]: <${id}> DB Error: ${code} ${message}${message.startsWith('no') ? table : ''}${sqlQuery}${q}) in ${SRC} on line 578 (${method} ${path})`;
   });
 const other = fc.constantFrom(
   `[21-Nov-2026 10:00:00 +0100]: <3fa9c2d1> IMAP Error: Login failed for a@b against 127.0.0.1 from 127.0.0.1. in x on line 1 (POST /x)`,
@@ -66,6 +77,21 @@ describe.each(['own', 'reader'] as const)('EntryReader, the assembler reading in
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("takes a tail like another id's only where this entry's query can end", () => {
+    // The source file holds ` (SQL Query: `: the second entry's query starts inside the
+    // tail the first one's ends with, so that tail cannot be its tail (it is malformed).
+    const tail = (digits: string) => ` in /a (SQL Query: b on line 1 (POST /cpsess${digits}/x?_task=mail&_action=refresh)`;
+    const { stream, alone } = readBoth(
+      log(
+        `[21-Nov-2026 10:00:00 +0100]: <3fa9c2d1> DB Error: [1] m (SQL Query: q)${tail('0123456789')}`,
+        `[21-Nov-2026 10:00:00 +0100]: <a08ff49b> DB Error: [1] m)${tail('1111111111')}`,
+      ),
+      into,
+    );
+    expect(stream).toEqual(alone);
+    expect(stream.map((e) => e.problem === null)).toEqual([true, false]);
   });
 
   it('reads the same past the bounds of its caches: more request ids than they keep, bodies longer than a place', () => {
