@@ -267,8 +267,9 @@ function newBody(at: number): Body {
 /**
  * Reads entries from their bytes. It keeps what makes that cheap (the strings made once
  * per distinct id, segment and DB error; each request id's last tail and last three DB
- * error bodies) for one stream of inputs; two streams each have their own. What it keeps
- * changes how fast an entry is read, never what is read (test/parse/entry.test.ts).
+ * error bodies; the last few tails and heads of any id, as shapes) for one stream of
+ * inputs; two streams each have their own. What it keeps changes how fast an entry is
+ * read, never what is read (test/parse/entry.test.ts).
  */
 export class EntryReader {
   private readonly tailsById = new Map<string, Tail>();
