@@ -473,31 +473,19 @@ export class EntryReader {
 
   /** Keeps the head [at, queryStart) just parsed, and its signature, in place of the least recently used. */
   private keepHead(buf: Buffer, bufAt: number, at: number, queryStart: number, signature: DbSignature): void {
-    const len = queryStart - at;
-    if (len > TAIL_BYTES) return;
-    const heads = this.heads;
-    let h = heads[0];
-    for (let k = 1; k < heads.length; k++) if (heads[k].used < h.used) h = heads[k];
-    const t = h.tail;
-    if (bufAt >= 0 && t.spaceAt >= 0) this.space!.copy(t.spaceAt, bufAt + at, len);
-    else copyBytes(buf, at, queryStart, t.bytes, t.at);
-    t.length = len;
+    if (queryStart - at > TAIL_BYTES) return;
+    const h = leastUsed(this.heads);
+    this.copyInto(h.tail, buf, bufAt, at, queryStart);
     h.signature = signature;
     h.used = ++this.shapeClock;
   }
 
   /** Keeps the tail [start, end) just parsed, with a segment (segmentOf's), as a shape, in place of the least recently used. */
   private keepShape(buf: Buffer, bufAt: number, start: number, end: number, request: RequestCode): void {
-    const len = end - start;
-    if (len > TAIL_BYTES) return;
-    const shapes = this.shapes;
-    let s = shapes[0];
-    for (let k = 1; k < shapes.length; k++) if (shapes[k].used < s.used) s = shapes[k];
-    const t = s.tail;
-    if (bufAt >= 0 && t.spaceAt >= 0) this.space!.copy(t.spaceAt, bufAt + start, len);
-    else copyBytes(buf, start, end, t.bytes, t.at);
-    t.length = len;
-    t.request = request;
+    if (end - start > TAIL_BYTES) return;
+    const s = leastUsed(this.shapes);
+    this.copyInto(s.tail, buf, bufAt, start, end);
+    s.tail.request = request;
     s.segmentFrom = this.segmentFrom - start;
     s.segmentTo = this.segmentTo - start;
     s.used = ++this.shapeClock;
@@ -522,10 +510,15 @@ export class EntryReader {
       this.nextTail = 0;
     }
     const place = this.tailPlaces[this.nextTail++];
-    if (bufAt >= 0 && place.spaceAt >= 0) this.space!.copy(place.spaceAt, bufAt + start, len);
-    else copyBytes(buf, start, end, place.bytes, place.at);
-    place.length = len;
+    this.copyInto(place, buf, bufAt, start, end);
     return place;
+  }
+
+  /** Bytes [start, end) of buf (at `bufAt` in the space, or -1) copied into a place of the tail block, in the space when both are. */
+  private copyInto(place: Tail, buf: Buffer, bufAt: number, start: number, end: number): void {
+    if (bufAt >= 0 && place.spaceAt >= 0) this.space!.copy(place.spaceAt, bufAt + start, end - start);
+    else copyBytes(buf, start, end, place.bytes, place.at);
+    place.length = end - start;
   }
 
   /** The session segment of the request just scanned into `parts`. */
@@ -549,6 +542,13 @@ function tailPlaces(block: Buffer, blockAt: number): Tail[] {
     request: RequestCode.None,
     segment: null,
   }));
+}
+
+/** The least recently used of a few places (shapes or heads): the one a new one takes. */
+function leastUsed<T extends { used: number }>(places: T[]): T {
+  let least = places[0];
+  for (let k = 1; k < places.length; k++) if (places[k].used < least.used) least = places[k];
+  return least;
 }
 
 /** The shapes' places: those after the ids'. */
