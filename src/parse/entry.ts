@@ -7,7 +7,7 @@ import { ByteSpace } from './byte-space.js';
 import { copyBytes } from './bytes.js';
 import { bodyStart, requestIdClose, StampReader, stampProblem } from './header.js';
 import { Interner } from './intern.js';
-import { RequestCode, requestCodeAt, segmentEnd, segmentStart } from './request.js';
+import { postLoginValue, RequestCode, requestCodeAt, segmentEnd, segmentStart } from './request.js';
 import { Side, sideNamed, sideOfTable, tableAfterFrom } from './table.js';
 
 /** A DB error's code and message, made once per distinct pair. */
@@ -116,12 +116,18 @@ interface Tail {
   segment: string | null;
 }
 
-/** A tail kept as a shape: its segment's place, from the tail's start, and when it was last matched or kept. */
+/**
+ * A tail kept as a shape: its segment's place and a login's `post_login` value, from the
+ * tail's start, and when it was last matched or kept.
+ */
 interface Shape {
   tail: Tail;
   /** [segmentFrom, segmentTo): the session segment, whose last 10 bytes are its digits; -1: none kept here. */
   segmentFrom: number;
   segmentTo: number;
+  /** [loginFrom, loginTo): a login's `post_login` digits, after the segment; -1: not a login's tail. */
+  loginFrom: number;
+  loginTo: number;
   used: number;
 }
 
@@ -430,12 +436,14 @@ export class EntryReader {
 
   /**
    * A shape the entry ending at `end` has: a tail read before for another request id,
-   * byte for byte the same but for its segment's 10 digits, which are digits here too.
-   * A new session's tails are so: a login changes only the segment (and the request id,
-   * before the body). Everything read from a tail is then the same but the segment: the
-   * `) in ` found from the end is at the same place, as the bytes up to it are the same
-   * (and it is inside the query's bounds: checked), and what the request is does not
-   * depend on a segment's digits (never a space, `?`, `&`, `=` or `)`). Or null.
+   * byte for byte the same but for its segment's 10 digits and, in a login's, the digits
+   * of its `post_login` value, which are digits here too. A new session's tails are so: a
+   * login changes only those (and the request id, before the body). Everything read from
+   * a tail is then the same but the segment: the `) in ` found from the end is at the same
+   * place, as the bytes up to it are the same (and it is inside the query's bounds:
+   * checked), and what the request is does not depend on those digits (a digit is never
+   * a space, `?`, `&`, `=` or `)`, and a login's `post_login` value need only be digits).
+   * Or null.
    */
   private likeTail(buf: Buffer, bufAt: number, end: number, queryStart: number): Shape | null {
     const shapes = this.shapes;
@@ -444,10 +452,14 @@ export class EntryReader {
       const start = end - s.tail.length;
       if (s.segmentTo < 0 || start < queryStart) continue;
       const digits = start + s.segmentTo - 10;
-      if (!this.sameTail(s.tail, buf, bufAt, start, digits) || !this.sameTail(s.tail, buf, bufAt, digits + 10, end, s.segmentTo)) continue;
-      let i = digits;
-      while (i < digits + 10 && buf[i] >= 0x30 && buf[i] <= 0x39) i++;
-      if (i < digits + 10) continue;
+      if (!this.sameTail(s.tail, buf, bufAt, start, digits) || !allDigits(buf, digits, digits + 10)) continue;
+      if (s.loginFrom < 0) {
+        if (!this.sameTail(s.tail, buf, bufAt, digits + 10, end, s.segmentTo)) continue;
+      } else {
+        const login = start + s.loginFrom;
+        const loginEnd = start + s.loginTo;
+        if (!this.sameTail(s.tail, buf, bufAt, digits + 10, login, s.segmentTo) || !allDigits(buf, login, loginEnd) || !this.sameTail(s.tail, buf, bufAt, loginEnd, end, s.loginTo)) continue;
+      }
       s.used = ++this.shapeClock;
       return s;
     }
@@ -488,6 +500,15 @@ export class EntryReader {
     s.tail.request = request;
     s.segmentFrom = this.segmentFrom - start;
     s.segmentTo = this.segmentTo - start;
+    s.loginFrom = s.loginTo = -1;
+    const p = this.parts;
+    const login = request === RequestCode.Login ? postLoginValue(buf, p.pathStart, p.pathEnd) : -1;
+    if (login > this.segmentTo) {
+      let loginEnd = login;
+      while (loginEnd < p.pathEnd && buf[loginEnd] !== 0x26 /* & */) loginEnd++;
+      s.loginFrom = login - start;
+      s.loginTo = loginEnd - start;
+    }
     s.used = ++this.shapeClock;
   }
 
@@ -553,12 +574,18 @@ function leastUsed<T extends { used: number }>(places: T[]): T {
 
 /** The shapes' places: those after the ids'. */
 function shapesOf(places: Tail[]): Shape[] {
-  return places.slice(TAILS_KEPT, TAILS_KEPT + SHAPES).map((tail) => ({ tail, segmentFrom: -1, segmentTo: -1, used: 0 }));
+  return places.slice(TAILS_KEPT, TAILS_KEPT + SHAPES).map((tail) => ({ tail, segmentFrom: -1, segmentTo: -1, loginFrom: -1, loginTo: -1, used: 0 }));
 }
 
 /** The heads' places: the last of a tail block's. */
 function headsOf(places: Tail[]): Head[] {
   return places.slice(TAILS_KEPT + SHAPES).map((tail) => ({ tail, signature: null, used: 0 }));
+}
+
+/** Whether bytes [start, end) of buf are all ASCII digits. */
+function allDigits(buf: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (buf[i] < 0x30 || buf[i] > 0x39) return false;
+  return true;
 }
 
 /** A DB Error without the shape: malformed, its text kept for diagnosis (a failed connect). */

@@ -40,6 +40,29 @@ export function requestCodeAt(buf: Uint8Array, methodStart: number, methodEnd: n
   return RequestCode.Other;
 }
 
+/**
+ * Where the value of a login's `post_login=` parameter starts in the path [pathStart,
+ * pathEnd): the first such value that is all digits (requestCodeAt's test), or -1. It
+ * ends at the next `&` or the path's end.
+ */
+export function postLoginValue(buf: Uint8Array, pathStart: number, pathEnd: number): number {
+  let q = pathStart;
+  while (q < pathEnd && buf[q] !== 0x3f /* ? */) q++;
+  let start = q + 1;
+  for (let i = start; i <= pathEnd; i++) {
+    if (i === pathEnd || buf[i] === 0x26 /* & */) {
+      const value = start + POST_LOGIN.length;
+      if (i > value && matchAt(buf, start, i, POST_LOGIN)) {
+        let d = value;
+        while (d < i && isDigit(buf[d])) d++;
+        if (d === i) return value;
+      }
+      start = i + 1;
+    }
+  }
+  return -1;
+}
+
 function isLower(c: number): boolean {
   return c >= 0x61 && c <= 0x7a;
 }

@@ -49,6 +49,15 @@ const segment = fc.oneof(
 // Queries of any length: a tail like one read before must still begin inside the query.
 const query = fc.constantFrom('', ') in x', "x') in /y on line 1 (GET /a)");
 const action = fc.constantFrom('refresh', 'refresj', 'list');
+// A login's query: its post_login digits change with each login, as the segment's do; a
+// tail read for one stands for another's only while it stays a login's (`login=1`, digits).
+const login = fc.oneof(
+  fc.constantFrom('login=1&post_login=21045722657174', 'login=1&post_login=21045722657175', 'login=2&post_login=21045722657174', 'login=1&post_login=2104572265717x', 'login=1&post_login=', 'login=1&post_login=1&post_login=2'),
+  fc.stringMatching(/^login=1&post_login=[0-9]{14}$/),
+  fc.stringMatching(/^login=[0-9]&post_login=[0-9&x]{3}$/),
+);
+// What follows it: a refresh's parameters (of the same length, one misspelt) make it no login.
+const afterLogin = fc.constantFrom('_task=login&_action=login', '_task=mail&_action=refresh', '_task=mail&_action=refresj');
 const method = fc.constantFrom('POST', 'GETS', 'GET');
 const message = fc.constantFrom('no such table: ', 'no such tablo: ', 'database is locked ', '', ' ', 'x (SQL Query: y');
 // Heads alike but for a byte: each is read once and kept with its signature.
@@ -56,9 +65,10 @@ const code = fc.constantFrom('[1]', '[]', '[11]', '[1 ]');
 const sqlQuery = fc.constantFrom(' (SQL Query: ', ' (SQL Query:', '  (SQL Query: ');
 const multiline = fc.boolean();
 const dbError = fc
-  .record({ id, table, user, segment, action, method, message, multiline, query, code, sqlQuery })
-  .map(({ id, table, user, segment, action, method, message, multiline, query, code, sqlQuery }) => {
-    const path = `${segment === null ? '' : `/${segment}`}/3rdparty/roundcube/index.php?_task=mail&_action=${action}`;
+  .record({ id, table, user, segment, action, login: fc.option(fc.tuple(login, afterLogin)), method, message, multiline, query, code, sqlQuery })
+  .map(({ id, table, user, segment, action, login, method, message, multiline, query, code, sqlQuery }) => {
+    const params = login === null ? `_task=mail&_action=${action}` : `${login[0]}&${login[1]}`;
+    const path = `${segment === null ? '' : `/${segment}`}/3rdparty/roundcube/index.php?${params}`;
     const q = multiline ? `SELECT *, calendar_id AS id\n                FROM ${table}\n                WHERE user_id='${user}'${query}` : `SELECT * FROM ${table} WHERE user_id = '${user}'${query}`;
     return `[21-Nov-2026 10:00:00 +0100]: <${id}> DB Error: ${code} ${message}${message.startsWith('no') ? table : ''}${sqlQuery}${q}) in ${SRC} on line 578 (${method} ${path})`;
   });
