@@ -107,7 +107,8 @@ describe('chunk plan', () => {
 describe('records', () => {
   it('carry every field an entry has across threads', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 30 }), (picks) => {
+      // Four signatures (the writer keeps the last two it numbered at hand), in any order.
+      fc.property(fc.array(fc.integer({ min: 0, max: 7 }), { maxLength: 30 }), (picks) => {
         const lines = picks.map((p, i) => {
           const t = `10:00:${String(i).padStart(2, '0')}`;
           return [
@@ -117,6 +118,8 @@ describe('records', () => {
             '[21-Nov-2026 10:00:00 Mars/Base] PHP Warning:  x',
             `[21-Nov-2026 ${t} -0000]: DB Error: broken`,
             'stray',
+            lookup(t, 'calendarz'),
+            lookup(t, 'events'),
           ][p];
         });
         const text = Buffer.from(log(...lines));
