@@ -42,13 +42,14 @@ export interface RetireSettings {
 }
 
 /**
- * Soon: an id packed while it is still young dies in V8's young generation, where it costs
- * nearly nothing, instead of being copied there twice, promoted, and collected by a full
- * collection. At 15 minutes idle, 4,096 kept and a look every 65,536 entries, *short*
- * (1 GB, 122,000 ids) promoted 70-75 MB on the analysing thread and spent 300 ms there
- * collecting; at these, 32 MB and 110 ms. A session refreshes about once a minute, so an
- * id idle for 2 minutes has mostly ended; one that comes back is unpacked exactly (*busy*
- * unpacked none). A look walks the few ids still unpacked.
+ * Request ids are packed soon after they fall idle: one packed while it is still young
+ * dies in V8's young generation, where it costs nearly nothing, instead of being copied
+ * there twice, promoted, and collected by a full collection. At 15 minutes idle, 4,096
+ * kept and a look every 65,536 entries, *short* (1 GB, 122,000 ids) promoted 70-75 MB on
+ * the analysing thread and spent 300 ms there collecting; at these, 32 MB and 110 ms. A
+ * session refreshes about once a minute, so an id idle for 2 minutes has mostly ended;
+ * one that comes back is unpacked exactly (*busy* unpacked none). A look walks the few
+ * ids still unpacked.
  */
 const RETIRE: RetireSettings = { afterSeconds: 120, keep: 64, every: 512 };
 

@@ -22,28 +22,22 @@ export function requestCodeAt(buf: Uint8Array, methodStart: number, methodEnd: n
   }
   if (method === 4 && matchAt(buf, methodStart, methodEnd, POST) && q < pathEnd) {
     let login = false;
-    let postLogin = false;
     let start = q + 1;
     for (let i = start; i <= pathEnd; i++) {
       if (i === pathEnd || buf[i] === 0x26) {
         if (i - start === LOGIN.length && matchAt(buf, start, i, LOGIN)) login = true;
-        if (matchAt(buf, start, i, POST_LOGIN) && i - start > POST_LOGIN.length) {
-          let digits = true;
-          for (let d = start + POST_LOGIN.length; d < i; d++) if (!isDigit(buf[d])) digits = false;
-          postLogin ||= digits;
-        }
         start = i + 1;
       }
     }
-    if (login && postLogin) return RequestCode.Login;
+    if (login && postLoginValue(buf, pathStart, pathEnd) >= 0) return RequestCode.Login;
   }
   return RequestCode.Other;
 }
 
 /**
  * Where the value of a login's `post_login=` parameter starts in the path [pathStart,
- * pathEnd): the first such value that is all digits (requestCodeAt's test), or -1. It
- * ends at the next `&` or the path's end.
+ * pathEnd): the first such value that is one or more digits, or -1. It ends at the next
+ * `&` or the path's end. A login's path has one (with `login=1`).
  */
 export function postLoginValue(buf: Uint8Array, pathStart: number, pathEnd: number): number {
   let q = pathStart;

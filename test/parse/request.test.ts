@@ -77,6 +77,10 @@ describe('request kind', () => {
   it('knows a login completion and the entry page', () => {
     expect(requestKind('POST', `${base}?login=1&post_login=46480620395438&_task=login&_action=login`)).toBe('login');
     expect(requestKind('POST', `${base}?login=1&post_login=x`)).toBe('other');
+    expect(requestKind('POST', `${base}?login=1&post_login=`)).toBe('other');
+    expect(requestKind('POST', `${base}?login=2&post_login=46480620395438`)).toBe('other');
+    // Any post_login value of digits will do, the first or a later one.
+    expect(requestKind('POST', `${base}?post_login=x&login=1&post_login=7`)).toBe('login');
     expect(requestKind('GET', base)).toBe('entry');
     expect(requestKind('GET', `${base}?_task=mail`)).toBe('other');
   });
