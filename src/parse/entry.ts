@@ -6,7 +6,7 @@ import { KindNames, kindAt, newParts, scanDbHead, scanDbTail, scanRequest } from
 import { ByteSpace } from './byte-space.js';
 import { copyBytes } from './bytes.js';
 import { bodyStart, requestIdClose, StampReader, stampProblem } from './header.js';
-import { Interner } from './intern.js';
+import { Interner, lasting } from './intern.js';
 import { postLoginValue, RequestCode, requestCodeAt, segmentEnd, segmentStart } from './request.js';
 import { Side, sideNamed, sideOfTable, tableAfterFrom } from './table.js';
 
@@ -96,8 +96,8 @@ function makeSignature(buf: Buffer, codeStart: number, codeEnd: number, messageS
   };
 }
 
-const utf8 = (buf: Buffer, start: number, end: number) => buf.toString('utf8', start, end);
-const latin1 = (buf: Buffer, start: number, end: number) => buf.toString('latin1', start, end);
+const utf8 = (buf: Buffer, start: number, end: number) => lasting(buf.toString('utf8', start, end));
+const latin1 = (buf: Buffer, start: number, end: number) => lasting(buf.toString('latin1', start, end));
 
 /**
  * The tail of a DB error — `) in <file> on line <n> (<METHOD> <path>)` — and what it
