@@ -125,7 +125,7 @@ interface Shape {
   /** [segmentFrom, segmentTo): the session segment, whose last 10 bytes are its digits; -1: none kept here. */
   segmentFrom: number;
   segmentTo: number;
-  /** [loginFrom, loginTo): a login's `post_login` digits, after the segment; -1: not a login's tail. */
+  /** [loginFrom, loginTo): a login's `post_login` digits, after the segment; for any other tail, empty at its end. */
   loginFrom: number;
   loginTo: number;
   used: number;
@@ -452,14 +452,11 @@ export class EntryReader {
       const start = end - s.tail.length;
       if (s.segmentTo < 0 || start < queryStart) continue;
       const digits = start + s.segmentTo - 10;
+      const login = start + s.loginFrom;
+      const loginEnd = start + s.loginTo;
+      // The bytes around the two digit runs the same, the runs digits.
       if (!this.sameTail(s.tail, buf, bufAt, start, digits) || !allDigits(buf, digits, digits + 10)) continue;
-      if (s.loginFrom < 0) {
-        if (!this.sameTail(s.tail, buf, bufAt, digits + 10, end, s.segmentTo)) continue;
-      } else {
-        const login = start + s.loginFrom;
-        const loginEnd = start + s.loginTo;
-        if (!this.sameTail(s.tail, buf, bufAt, digits + 10, login, s.segmentTo) || !allDigits(buf, login, loginEnd) || !this.sameTail(s.tail, buf, bufAt, loginEnd, end, s.loginTo)) continue;
-      }
+      if (!this.sameTail(s.tail, buf, bufAt, digits + 10, login, s.segmentTo) || !allDigits(buf, login, loginEnd) || !this.sameTail(s.tail, buf, bufAt, loginEnd, end, s.loginTo)) continue;
       s.used = ++this.shapeClock;
       return s;
     }
@@ -500,7 +497,7 @@ export class EntryReader {
     s.tail.request = request;
     s.segmentFrom = this.segmentFrom - start;
     s.segmentTo = this.segmentTo - start;
-    s.loginFrom = s.loginTo = -1;
+    s.loginFrom = s.loginTo = end - start;
     const p = this.parts;
     const login = request === RequestCode.Login ? postLoginValue(buf, p.pathStart, p.pathEnd) : -1;
     if (login > this.segmentTo) {
