@@ -7,7 +7,7 @@ export default defineConfig({
     testTimeout: 30000,
     // Property tests run from a fixed, printed seed (FC_SEED overrides it).
     setupFiles: ['./test/seed.ts'],
-    globalSetup: ['./test/seed-banner.ts'],
+    globalSetup: ['./test/seed-banner.ts', './test/temp-root.ts'],
     reporters: ['default', './test/closing-line.ts'],
   },
 });

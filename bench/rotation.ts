@@ -5,7 +5,7 @@
 // the test suite (fewer).
 
 import { spawn } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -101,6 +101,7 @@ export async function rotationTrial(mode: RotationMode, o: TrialOptions): Promis
   for (let waited = 0; stateOffset(state, path) < statSync(path).size && waited < 30_000; waited += 50) await sleep(50);
   child.kill('SIGTERM');
   await done;
+  rmSync(dir, { recursive: true, force: true });
   let seen = 0;
   let lost = 0;
   let doubled = 0;

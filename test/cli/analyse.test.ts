@@ -198,7 +198,8 @@ describe('text report', () => {
     expect(ran.stdout).toMatch(/Request ids[\s\S]*3fa9c2d1[\s\S]*cpsess0123456789/);
     expect(ran.stdout).toMatch(/no such table: caldav_calendars/);
     expect(ran.stdout).toMatch(/pair-order \(1\)/);
-    expect(ran.stdout).toMatch(/errs\.log:2 {2}remote-sync lookup \(line 1\) came before the local lookup/);
+    // The line wraps at the terminal's width wherever the temporary directory's length puts it.
+    expect(ran.stdout.replace(/\s+/g, ' ')).toMatch(/errs\.log:2 remote-sync lookup \(line 1\) came before the local lookup/);
   });
 
   it('lists the first 10 violations of a rule, and all with --all', async () => {

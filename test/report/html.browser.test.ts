@@ -14,7 +14,8 @@ import { imap, log, pair } from '../helpers.js';
 
 const chromium = program('chromium', 'chromium');
 const dir = mkdtempSync(join(tmpdir(), 'webmail-log-html-'));
-const SCREENSHOTS = join(tmpdir(), 'webmail-log-test-output');
+// In the clone (git-ignored), not the run's temporary root: it is kept for a look after the run.
+const SCREENSHOTS = join(ROOT, 'test-output');
 
 function browser(args: string[]): string {
   const profile = mkdtempSync(join(dir, 'profile-'));
