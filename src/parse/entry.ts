@@ -98,8 +98,8 @@ function makeSignature(buf: Buffer, codeStart: number, codeEnd: number, messageS
 
 const utf8 = (buf: Buffer, start: number, end: number) => buf.toString('utf8', start, end);
 const latin1 = (buf: Buffer, start: number, end: number) => buf.toString('latin1', start, end);
-const lastingUtf8 = (buf: Buffer, start: number, end: number) => lasting(buf.toString('utf8', start, end));
-const lastingLatin1 = (buf: Buffer, start: number, end: number) => lasting(buf.toString('latin1', start, end));
+const lastingUtf8 = (buf: Buffer, start: number, end: number) => lasting(utf8(buf, start, end));
+const lastingLatin1 = (buf: Buffer, start: number, end: number) => lasting(latin1(buf, start, end));
 
 /**
  * The tail of a DB error — `) in <file> on line <n> (<METHOD> <path>)` — and what it
