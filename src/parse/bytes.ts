@@ -13,6 +13,12 @@ export function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
+/** Whether bytes [from, to) are all ASCII digits (true when empty). */
+export function allDigits(buf: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isDigit(buf[i])) return false;
+  return true;
+}
+
 /** An ASCII pattern as bytes. */
 export function ascii(text: string): Uint8Array {
   return Uint8Array.from(text, (c) => c.charCodeAt(0));

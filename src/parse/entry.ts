@@ -4,7 +4,7 @@
 
 import { KindNames, kindAt, newParts, scanDbHead, scanDbTail, scanRequest } from './body.js';
 import { ByteSpace } from './byte-space.js';
-import { copyBytes } from './bytes.js';
+import { allDigits, copyBytes } from './bytes.js';
 import { bodyStart, requestIdClose, StampReader, stampProblem } from './header.js';
 import { Interner, lasting } from './intern.js';
 import { postLoginValue, RequestCode, requestCodeAt, segmentEnd, segmentStart } from './request.js';
@@ -591,12 +591,6 @@ function shapesOf(places: Tail[]): Shape[] {
 /** The heads' places: the last of a tail block's. */
 function headsOf(places: Tail[]): Head[] {
   return places.slice(TAILS_KEPT + SHAPES).map((tail) => ({ tail, signature: null, used: 0 }));
-}
-
-/** Whether bytes [start, end) of buf are all ASCII digits. */
-function allDigits(buf: Buffer, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (buf[i] < 0x30 || buf[i] > 0x39) return false;
-  return true;
 }
 
 /** A DB Error without the shape: malformed, its text kept for diagnosis (a failed connect). */

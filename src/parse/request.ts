@@ -2,7 +2,7 @@
 // (SPEC §1, "Request path"). The byte versions run on every entry; the string version
 // serves reports and tests.
 
-import { ascii, isDigit, matchAt } from './bytes.js';
+import { allDigits, ascii, matchAt } from './bytes.js';
 
 /** A request's kind as a small number, for the hot path and for records: 0 when there is no request. */
 export const RequestCode = { None: 0, Refresh: 1, Login: 2, Entry: 3, Other: 4 } as const;
@@ -46,11 +46,7 @@ export function postLoginValue(buf: Uint8Array, pathStart: number, pathEnd: numb
   for (let i = start; i <= pathEnd; i++) {
     if (i === pathEnd || buf[i] === 0x26 /* & */) {
       const value = start + POST_LOGIN.length;
-      if (i > value && matchAt(buf, start, i, POST_LOGIN)) {
-        let d = value;
-        while (d < i && isDigit(buf[d])) d++;
-        if (d === i) return value;
-      }
+      if (i > value && matchAt(buf, start, i, POST_LOGIN) && allDigits(buf, value, i)) return value;
       start = i + 1;
     }
   }
@@ -76,8 +72,7 @@ export function segmentEnd(buf: Uint8Array, start: number, end: number): number 
   const digitsStart = stop - 10;
   if (digitsStart < first + 2) return -1;
   for (let i = first + 1; i < digitsStart; i++) if (!isLower(buf[i])) return -1;
-  for (let i = digitsStart; i < stop; i++) if (!isDigit(buf[i])) return -1;
-  return stop;
+  return allDigits(buf, digitsStart, stop) ? stop : -1;
 }
 
 /** Just after the path's first `/`, or 0 when it has none. */
