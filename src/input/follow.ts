@@ -12,8 +12,8 @@
 // A checkpoint (fingerprint, byte offset, line) says where reading stands; resumed from
 // one, reading goes on exactly there, through rotations that happened in between.
 
-import { watch, type FSWatcher } from 'node:fs';
-import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, watch, type FSWatcher, type Stats } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from '../errors.js';
 import type { Feed } from '../feed.js';
@@ -59,7 +59,7 @@ function missing(err: unknown): boolean {
 }
 
 /** The first `n` bytes of a file (fewer when it is shorter). */
-async function headOf(fh: FileHandle, n: number): Promise<Buffer> {
+async function headOf(fh: OpenFile, n: number): Promise<Buffer> {
   const b = Buffer.alloc(n);
   const { bytesRead } = await fh.read(b, 0, n, 0);
   return b.subarray(0, bytesRead);
@@ -88,40 +88,91 @@ interface Rotated {
   ino: number;
   size: number;
   mtimeMs: number;
+  /** When it was made (0 where the filesystem does not say): with `ino`, which file it is. */
+  birthtimeMs: number;
   /** Rotation number (errors.log.3: 3), or 0 for a dateext name. */
   number: number;
   /** The followed file it was rotated from. */
   live: string;
 }
 
+/** Looks at the rotated files before taking a listing that was made mid-rotation. */
+const LISTINGS = 8;
+
 /**
  * The rotated members of `path` that are plain files (logrotate's `errors.log.N` and
  * dateext `errors.log-…`; compressed ones are not read), oldest first.
+ *
+ * A directory is listed and then each name looked up, so a listing made while a rotation
+ * shifts the numbers (.4 to .5, .3 to .4, …) can show one file under two numbers, miss
+ * one, or name one that is gone: it is taken again. Read as it came, a rotation every
+ * few milliseconds lost files and read newer ones before older.
  */
 async function rotatedFiles(path: string): Promise<Rotated[]> {
+  let out: Rotated[] = [];
+  for (let look = 0; look < LISTINGS; look++) {
+    const listing = listRotated(path);
+    if (listing === null) return [];
+    out = listing.files;
+    if (listing.whole) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  // Oldest first: by when each was last written, then the higher number, then the name.
+  return out.sort((a, b) => a.mtimeMs - b.mtimeMs || b.number - a.number || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** One listing of the rotated files; `whole` is false when it shows a rotation under way. Null: no directory to list. */
+function listRotated(path: string): { files: Rotated[]; whole: boolean } | null {
   const dir = dirname(path);
   const base = basename(path);
   let names: string[];
   try {
-    names = await readdir(dir);
+    names = readdirSync(dir);
   } catch {
-    return [];
+    return null;
   }
-  const out: Rotated[] = [];
+  const files: Rotated[] = [];
+  let whole = true;
   for (const name of names) {
     if (!name.startsWith(base) || name === base || name.endsWith('.gz') || name.endsWith('.bz2') || name.endsWith('.xz') || name.endsWith('.zst')) continue;
     const rest = name.slice(base.length);
     const numbered = /^\.(\d+)$/.exec(rest);
     if (numbered === null && !rest.startsWith('-')) continue;
     try {
-      const st = await stat(join(dir, name));
-      if (st.isFile()) out.push({ path: join(dir, name), ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, number: numbered ? Number(numbered[1]) : 0, live: path });
+      const st = statSync(join(dir, name));
+      if (st.isFile()) files.push({ path: join(dir, name), ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, birthtimeMs: bornAt(st), number: numbered ? Number(numbered[1]) : 0, live: path });
     } catch {
-      // rotated away while we looked
+      whole = false; // rotated away while we looked
     }
   }
-  // Oldest first: by when each was last written, then the higher number, then the name.
-  return out.sort((a, b) => a.mtimeMs - b.mtimeMs || b.number - a.number || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const inodes = new Set(files.map((f) => f.ino));
+  const numbers = files.filter((f) => f.number > 0).map((f) => f.number);
+  // Numbered members run without a gap (.1, .2, …): a gap is a number being moved.
+  if (inodes.size < files.length || (numbers.length > 0 && Math.max(...numbers) - Math.min(...numbers) + 1 !== numbers.length)) whole = false;
+  return { files, whole };
+}
+
+/** Whether a file of inode `ino` that starts with `start` is one of `files` (known by inode and first bytes). */
+function startsAsOneOf(ino: number, start: Buffer, files: readonly { ino: number; head: Buffer }[]): boolean {
+  return files.some((f) => f.ino === ino && start.length >= f.head.length && start.subarray(0, f.head.length).equals(f.head));
+}
+
+/**
+ * When a file was made, or 0 where that is not known. Without statx, libuv gives the
+ * change time as the birth time, and a rename changes that: a birth time equal to the
+ * change time is not taken (a rotated file was renamed after it was made).
+ */
+function bornAt(st: Stats): number {
+  return st.birthtimeMs > 0 && st.birthtimeMs !== st.ctimeMs ? st.birthtimeMs : 0;
+}
+
+/**
+ * Whether `st` is the file `r`. An inode number goes to the next new file once its file
+ * is gone, which under a rotation every few milliseconds is within one look: the time it
+ * was made tells the two apart where the filesystem keeps it.
+ */
+function isFile(ino: number, birthtimeMs: number, r: Rotated): boolean {
+  return ino === r.ino && (r.birthtimeMs === 0 || birthtimeMs === r.birthtimeMs);
 }
 
 /**
@@ -129,22 +180,54 @@ async function rotatedFiles(path: string): Promise<Rotated[]> {
  * holds by now (the next rotation moves errors.log.1 to .2 and puts another file at .1).
  * Null when it is gone.
  */
-async function openRotated(r: Rotated): Promise<FileHandle | null> {
+async function openRotated(r: Rotated): Promise<OpenFile | null> {
   let path = r.path;
   for (let tries = 0; tries < 8; tries++) {
-    let handle: FileHandle | null = null;
+    let fd = -1;
     try {
-      handle = await open(path, 'r');
-      if ((await handle.stat()).ino === r.ino) return handle;
+      fd = openSync(path, 'r');
+      const st = fstatSync(fd);
+      if (isFile(st.ino, bornAt(st), r)) return new RotatedFile(fd);
     } catch {
       // moved on meanwhile: looked up again below
     }
-    await handle?.close();
-    const now = (await rotatedFiles(r.live)).find((f) => f.ino === r.ino);
+    if (fd >= 0) closeSync(fd);
+    // A rotated file only moves up the numbers: its inode at a lower one is a newer file
+    // that was given the number once this one was gone.
+    const now = (await rotatedFiles(r.live)).find((f) => isFile(f.ino, f.birthtimeMs, r) && (r.number === 0 || f.number >= r.number));
     if (now === undefined) return null;
     path = now.path;
   }
   return null;
+}
+
+/** What reading uses of an open file: a FileHandle, or a RotatedFile. */
+interface OpenFile {
+  read(buf: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  stat(): Promise<Stats>;
+  close(): Promise<void>;
+}
+
+/**
+ * A rotated file, read with blocking calls. Each call of fs/promises waits its turn in
+ * libuv's thread pool; a rotation every few milliseconds moved a file on between the look
+ * that found it and the read, and files were rotated away unread. These calls take
+ * microseconds on a local disk.
+ */
+class RotatedFile implements OpenFile {
+  constructor(private readonly fd: number) {}
+
+  async read(buf: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }> {
+    return { bytesRead: readSync(this.fd, buf, offset, length, position) };
+  }
+
+  async stat(): Promise<Stats> {
+    return fstatSync(this.fd);
+  }
+
+  async close(): Promise<void> {
+    closeSync(this.fd);
+  }
 }
 
 /** Wakes the follower when something happens in the file's directory, else after `pollMs`. */
@@ -225,7 +308,7 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
   /** The last look after a stop: read to the end. */
   let stopping = false;
   /** Files read to their end (the newest few), known by inode and first bytes: none is read twice. */
-  const done: { ino: number; head: Buffer }[] = [];
+  const done: { ino: number; head: Buffer; birthtimeMs: number }[] = [];
   /** The file left at a rename: rotated files written after it are read before the new one. */
   let left: { ino: number; head: Buffer; mtimeMs: number } | null = null;
 
@@ -236,28 +319,30 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
   };
 
   /** Notes a file read to its end. */
-  const finished = (fileIno: number, fileHead: Buffer): void => {
-    done.push({ ino: fileIno, head: fileHead });
+  const finished = (fileIno: number, fileHead: Buffer, birthtimeMs: number): void => {
+    // An empty file has nothing to read again; its inode, given to the next file, must not make that one look read.
+    if (fileHead.length === 0) return;
+    done.push({ ino: fileIno, head: fileHead, birthtimeMs });
     if (done.length > DONE_KEPT) done.shift();
   };
 
-  /** Whether the rotated file `r` is one of `files` (its inode, and its first bytes: an inode number is reused once its file is gone). */
+  /**
+   * Whether the rotated file `r` is one of `files` (its inode, and its first bytes: an
+   * inode number is reused once its file is gone).
+   */
   const isOneOf = async (r: Rotated, files: readonly { ino: number; head: Buffer }[]): Promise<boolean> => {
-    for (const f of files) {
-      if (f.ino !== r.ino) continue;
-      const handle = await openRotated(r);
-      if (handle === null) return false;
-      try {
-        if ((await headOf(handle, f.head.length)).equals(f.head)) return true;
-      } finally {
-        await handle.close();
-      }
+    if (!files.some((f) => f.ino === r.ino)) return false;
+    const handle = await openRotated(r);
+    if (handle === null) return false;
+    try {
+      return startsAsOneOf(r.ino, await headOf(handle, FINGERPRINT_BYTES), files);
+    } finally {
+      await handle.close();
     }
-    return false;
   };
 
   /** Pushes bytes [from, to) of `handle`, keeping the fingerprint; returns the bytes pushed. */
-  const pushFrom = async (handle: FileHandle, from: number, to = Infinity): Promise<number> => {
+  const pushFrom = async (handle: OpenFile, from: number, to = Infinity): Promise<number> => {
     let pos = from;
     while (pos < to) {
       const { bytesRead } = await handle.read(buf, 0, Math.min(buf.length, to - pos), pos);
@@ -300,14 +385,26 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
     head = start;
   };
 
-  /** A rotated file read whole, as a file of its own (one that is gone meanwhile is passed over). */
+  /**
+   * A rotated file read whole, as a file of its own, unless it was read already (one of
+   * `done`). It is opened once for both: under a rotation every few milliseconds, every
+   * extra look let another file be rotated away unread.
+   */
   const readWhole = async (r: Rotated): Promise<void> => {
     const handle = await openRotated(r);
-    if (handle === null) return;
+    if (handle === null) {
+      // Gone before it was read, unless it is one read already (where the filesystem says when a file was made; else any file its inode was given).
+      if (!done.some((f) => f.ino === r.ino && (r.birthtimeMs === 0 || f.birthtimeMs === r.birthtimeMs))) {
+        opts.note?.(`${r.path} was rotated away before it was read: its lines are missing`);
+      }
+      return;
+    }
     try {
+      const start = await headOf(handle, FINGERPRINT_BYTES);
+      if (startsAsOneOf(r.ino, start, done)) return;
       startOver();
       await pushFrom(handle, 0);
-      finished(r.ino, await headOf(handle, FINGERPRINT_BYTES));
+      finished(r.ino, await headOf(handle, FINGERPRINT_BYTES), r.birthtimeMs);
     } catch {
       // unreadable meanwhile
     } finally {
@@ -332,7 +429,7 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
         if ((await headOf(handle, head.length)).equals(head)) {
           at = i;
           await pushFrom(handle, offset);
-          finished(r.ino, head);
+          finished(r.ino, head, r.birthtimeMs);
         }
       } catch {
         // unreadable meanwhile
@@ -345,7 +442,7 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
       return;
     }
     // Files rotated after the one we were reading: read whole, oldest first.
-    for (const r of rotated.slice(at + 1)) if (!(await isOneOf(r, done))) await readWhole(r);
+    for (const r of rotated.slice(at + 1)) await readWhole(r);
   };
 
   /**
@@ -362,7 +459,11 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
     let at = -1;
     for (let i = rotated.length - 1; i >= 0 && at < 0; i--) if (await isOneOf(rotated[i], [was])) at = i;
     const later = at >= 0 ? rotated.slice(at + 1) : rotated.filter((r) => r.mtimeMs >= was.mtimeMs);
-    for (const r of later) if (r.ino !== openIno && !(await isOneOf(r, done))) await readWhole(r);
+    for (const r of later) {
+      // The open file rotated too: the files after it are newer, read once it is.
+      if (r.ino === openIno) break;
+      await readWhole(r);
+    }
   };
 
   const tryOpen = async (): Promise<FileHandle | null> => {
@@ -431,8 +532,9 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
       // Renamed away, a new file in its place: what the old one still got; then, once the
       // file now there is open, any file rotated in between (readBetween), then that one.
       await drain(handle);
-      left = { ino, head, mtimeMs: (await handle.stat()).mtimeMs };
-      finished(ino, head);
+      const st = await handle.stat();
+      left = { ino, head, mtimeMs: st.mtimeMs };
+      finished(ino, head, bornAt(st));
       await handle.close();
       fh = null;
       return -1;

@@ -3,6 +3,8 @@
 import { appendFileSync, copyFileSync, existsSync, mkdtempSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { followFile } from '../../src/input/follow.js';
@@ -161,6 +163,41 @@ describe('followFile', () => {
     await finish();
     expect(r.text()).toBe('x1\nx2\ny1\nz1\n');
   });
+
+  it('keeps the order under a rotation every few milliseconds that keeps five files: nothing read twice or out of order, nearly all read', async () => {
+    const { path } = setup();
+    writeFileSync(path, '');
+    const lines = 6000;
+    // Another process writes and rotates, as the service and logrotate do: 37 lines a
+    // file, a pause of 1 ms every 20 lines, .5 deleted at each rotation (inodes are
+    // given again at once). Before, files were read in the wrong order here (10-29
+    // times a run) and a third to two thirds of the lines were lost; tail -F lost 0.5 %.
+    const writer = `
+      const fs = require('node:fs');
+      const [path, n] = [process.argv[1], Number(process.argv[2])];
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      let fd = fs.openSync(path, 'a');
+      for (let i = 0; i < n; i++) {
+        fs.writeSync(fd, 'entry ' + i + '\\n');
+        if (i % 20 === 0) Atomics.wait(pause, 0, 0, 1);
+        if (i % 37 === 36) {
+          fs.closeSync(fd);
+          for (let k = 4; k >= 1; k--) if (fs.existsSync(path + '.' + k)) fs.renameSync(path + '.' + k, path + '.' + (k + 1));
+          fs.renameSync(path, path + '.1');
+          fd = fs.openSync(path, 'a');
+        }
+      }`;
+    const { r, finish } = await follow(path, { fromStart: true, opened: false });
+    const child = spawn(process.execPath, ['-e', writer, path, String(lines)], { stdio: 'inherit' });
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    await until(() => r.text().includes(`entry ${lines - 1}\n`));
+    await finish();
+    const read = r.text().split('\n').filter((l) => l !== '').map((l) => Number(l.slice('entry '.length)));
+    const backwards = read.filter((n, i) => i > 0 && n <= read[i - 1]);
+    expect(backwards).toEqual([]);
+    expect(read.length).toBeGreaterThanOrEqual(lines * 0.9);
+  }, 30_000);
 
   it('starts again at 0 when the file is truncated (copytruncate)', async () => {
     const { path } = setup();
