@@ -390,23 +390,26 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
    * `done`). It is opened once for both: under a rotation every few milliseconds, every
    * extra look let another file be rotated away unread.
    */
-  const readWhole = async (r: Rotated): Promise<void> => {
+  const readWhole = async (r: Rotated): Promise<{ head: Buffer; bytes: number } | null> => {
     const handle = await openRotated(r);
     if (handle === null) {
       // Gone before it was read, unless it is one read already (where the filesystem says when a file was made; else any file its inode was given).
       if (!done.some((f) => f.ino === r.ino && (r.birthtimeMs === 0 || f.birthtimeMs === r.birthtimeMs))) {
         opts.note?.(`${r.path} was rotated away before it was read: its lines are missing`);
       }
-      return;
+      return null;
     }
     try {
       const start = await headOf(handle, FINGERPRINT_BYTES);
-      if (startsAsOneOf(r.ino, start, done)) return;
+      if (startsAsOneOf(r.ino, start, done)) return null;
       startOver();
-      await pushFrom(handle, 0);
-      finished(r.ino, await headOf(handle, FINGERPRINT_BYTES), r.birthtimeMs);
+      const bytes = await pushFrom(handle, 0);
+      const fileHead = await headOf(handle, FINGERPRINT_BYTES);
+      finished(r.ino, fileHead, r.birthtimeMs);
+      return { head: fileHead, bytes };
     } catch {
       // unreadable meanwhile
+      return null;
     } finally {
       await handle.close();
     }
@@ -415,9 +418,13 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
   /**
    * The bytes of the file we were reading that a rotation took away before we read them,
    * from the rotated copy whose fingerprint is ours, and then the rotated files written
-   * after it (several rotations while we were away), each from its start.
+   * after it (several rotations while we were away), each from its start. Then reading
+   * goes on in the file at `path`, which started with `now` when it was found changed:
+   * from its start, or, when one of those copies starts so too (copytruncate copied it,
+   * and it was read whole here), after what that copy held. Started afresh there, those
+   * lines were read twice.
    */
-  const catchUp = async (exceptIno: number): Promise<void> => {
+  const catchUp = async (exceptIno: number, now: Buffer): Promise<void> => {
     const rotated = (await rotatedFiles(path)).filter((r) => r.ino !== exceptIno);
     let at = -1;
     for (let i = rotated.length - 1; i >= 0 && at < 0; i--) {
@@ -439,10 +446,22 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
     }
     if (at < 0) {
       if (offset > 0) opts.note?.(`${path} was rotated or truncated; what it held after byte ${offset} was not found in a rotated copy`);
+      startOver(now);
       return;
     }
     // Files rotated after the one we were reading: read whole, oldest first.
-    for (const r of rotated.slice(at + 1)) await readWhole(r);
+    let copyOfNow: { head: Buffer; bytes: number } | null = null;
+    for (const r of rotated.slice(at + 1)) {
+      const read = await readWhole(r);
+      // Either start may be the shorter: a copy made before the file grew, or a file looked at before it was copied.
+      const n = read === null ? 0 : Math.min(now.length, read.head.length);
+      if (read !== null && n > 0 && read.head.subarray(0, n).equals(now.subarray(0, n))) copyOfNow = read;
+    }
+    if (copyOfNow === null) startOver(now);
+    else {
+      head = copyOfNow.head;
+      offset = copyOfNow.bytes;
+    }
   };
 
   /**
@@ -489,9 +508,7 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
       target.end(resume.line);
       resume = null;
       if (st.size >= offset && (await headOf(handle, was.length)).equals(was)) return handle;
-      const now = await headOf(handle, FINGERPRINT_BYTES);
-      await catchUp(ino);
-      startOver(now);
+      await catchUp(ino, await headOf(handle, FINGERPRINT_BYTES));
     } else if (opened++ > 0) {
       // Opened first, so that it stays readable whatever happens next to its name.
       await readBetween(ino);
@@ -517,9 +534,7 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
     if (size < offset || (head.length > 0 && !(await headOf(handle, head.length)).equals(head))) {
       // The start of what it holds now is taken first: truncated again before it is read
       // (a rotation during catchUp), it is known by that start, and found in its copy.
-      const now = await headOf(handle, FINGERPRINT_BYTES);
-      await catchUp(ino);
-      startOver(now);
+      await catchUp(ino, await headOf(handle, FINGERPRINT_BYTES));
       return -1;
     }
     let current: Awaited<ReturnType<typeof stat>> | null = null;

@@ -199,6 +199,23 @@ describe('followFile', () => {
     expect(read.length).toBeGreaterThanOrEqual(lines * 0.9);
   }, 30_000);
 
+  it('resumed between copytruncate\'s copy and its truncation: the copy read whole is not read again from the file', async () => {
+    const { path } = setup();
+    // Read up to x1 before the stop; meanwhile x was copied to .1 and truncated, then y
+    // was written and copied (now .1, x's copy .2), and y2 written before y's truncation.
+    writeFileSync(`${path}.2`, 'x1\nx2\n');
+    writeFileSync(`${path}.1`, 'y1\n');
+    writeFileSync(path, 'y1\ny2\n');
+    const r = recorder();
+    const stop = new AbortController();
+    const done = followFile(path, r, { ...opts(stop.signal), resume: { fingerprint: Buffer.from('x1\n').toString('base64'), offset: 3, line: 1 } });
+    await until(() => r.text().includes('y2'));
+    await sleep(100);
+    stop.abort();
+    await done;
+    expect(r.text()).toBe('x2\ny1\ny2\n');
+  });
+
   it('starts again at 0 when the file is truncated (copytruncate)', async () => {
     const { path } = setup();
     writeFileSync(path, '');
