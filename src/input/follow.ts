@@ -349,6 +349,9 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
       if (bytesRead === 0) break;
       target.push(buf.subarray(0, bytesRead));
       pos += bytesRead;
+      // A rotated file is read with blocking calls: between blocks of a large one, the
+      // process still answers a signal or a scrape.
+      if (bytesRead === buf.length) await new Promise((resolve) => setImmediate(resolve));
     }
     return pos - from;
   };

@@ -216,6 +216,25 @@ describe('followFile', () => {
     expect(r.text()).toBe('x2\ny1\ny2\n');
   });
 
+  it('reading a large rotated file (blocking calls) still lets timers run between its blocks', async () => {
+    const { path } = setup();
+    const big = 'x'.repeat(99) + '\n';
+    writeFileSync(`${path}.1`, big.repeat(80_000)); // 8 MB: eight blocks
+    writeFileSync(path, 'new\n');
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const seen: number[] = [];
+    const r = recorder(() => seen.push(ticks));
+    const stop = new AbortController();
+    const done = followFile(path, r, { ...opts(stop.signal), resume: { fingerprint: Buffer.from(big).toString('base64'), offset: 100, line: 1 } });
+    await until(() => r.text().includes('new'));
+    stop.abort();
+    await done;
+    clearInterval(timer);
+    expect(seen.length).toBeGreaterThanOrEqual(8);
+    expect(seen[7]).toBeGreaterThan(seen[0]);
+  });
+
   it('starts again at 0 when the file is truncated (copytruncate)', async () => {
     const { path } = setup();
     writeFileSync(path, '');
