@@ -566,7 +566,10 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
         fh = await tryOpen();
         firstLook = false;
         if (fh === null) {
-          if (!waitingSaid) opts.note?.(`waiting for ${path} to appear`);
+          // Not after a rotation: between logrotate's rename and the new file (made by
+          // `create`, or by the service at its next error) the name is briefly, or for
+          // long, free, and that is no news.
+          if (!waitingSaid && opened === 0) opts.note?.(`waiting for ${path} to appear`);
           waitingSaid = true;
           if (!(await waker.wait(opts.pollMs, opts.signal))) return null;
           continue;
