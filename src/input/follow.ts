@@ -320,7 +320,8 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
 
   /** Notes a file read to its end. */
   const finished = (fileIno: number, fileHead: Buffer, birthtimeMs: number): void => {
-    // An empty file has nothing to read again; its inode, given to the next file, must not make that one look read.
+    // An empty file has nothing to read again; its inode, given to the next file, must
+    // not make that one look read.
     if (fileHead.length === 0) return;
     done.push({ ino: fileIno, head: fileHead, birthtimeMs });
     if (done.length > DONE_KEPT) done.shift();
@@ -396,8 +397,8 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
   const readWhole = async (r: Rotated): Promise<{ head: Buffer; bytes: number } | null> => {
     const handle = await openRotated(r);
     if (handle === null) {
-      // Gone before it was read, unless it is one read already (where the filesystem says when a file was made; else any file its inode was given).
-      if (!done.some((f) => f.ino === r.ino && (r.birthtimeMs === 0 || f.birthtimeMs === r.birthtimeMs))) {
+      // Gone before it was read, unless it is one read already.
+      if (!done.some((f) => isFile(f.ino, f.birthtimeMs, r))) {
         opts.note?.(`${r.path} was rotated away before it was read: its lines are missing`);
       }
       return null;
@@ -456,7 +457,8 @@ export async function followFile(path: string, target: FollowTarget, opts: Follo
     let copyOfNow: { head: Buffer; bytes: number } | null = null;
     for (const r of rotated.slice(at + 1)) {
       const read = await readWhole(r);
-      // Either start may be the shorter: a copy made before the file grew, or a file looked at before it was copied.
+      // Either start may be the shorter: a copy made before the file grew, or the
+      // file looked at before it was copied.
       const n = read === null ? 0 : Math.min(now.length, read.head.length);
       if (read !== null && n > 0 && read.head.subarray(0, n).equals(now.subarray(0, n))) copyOfNow = read;
     }
