@@ -83,8 +83,7 @@ export class ChunkParser {
   private readonly assembler: Assembler;
 
   constructor(private readonly writer: RecordWriter) {
-    // Its strings are made again, lasting, by the RecordReader that reads the records.
-    const reader = new EntryReader(false);
+    const reader = new EntryReader();
     this.assembler = new Assembler({
       entry: (buf, s, e, close, firstLineEnd, line, truncated) => writer.entry(reader.read(buf, s, e, close, firstLineEnd, 0, line, truncated)),
       orphanRun: (line) => writer.orphanRun(line),

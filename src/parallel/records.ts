@@ -5,13 +5,10 @@
 import type { EntrySink } from '../feed.js';
 import type { DbSignature, Entry } from '../parse/entry.js';
 import type { RequestCode } from '../parse/request.js';
-import { lasting } from '../parse/intern.js';
 import { Side } from '../parse/table.js';
 
 /** Strings and signatures a worker keeps numbered before it starts its tables afresh. */
 const TABLE_LIMIT = 4096;
-/** Strings sent this short or shorter are made lasting (request ids and segments are). */
-const LASTING = 64;
 const INTS = 8; // line, offset, flags, id, segment, kind or signature, problem, detail
 const F_MALFORMED = 1;
 const F_NEGATIVE = 2;
@@ -241,9 +238,7 @@ export class RecordReader {
       this.strings.length = 0;
       this.signatures.length = 0;
     }
-    // Request ids and segments (short, and stored at each of their entries) made lasting
-    // as this thread's own reader makes them (intern.ts); long texts (IMAP details) as sent.
-    for (const s of batch.newStrings) this.strings.push(s.length <= LASTING ? lasting(s) : s);
+    for (const s of batch.newStrings) this.strings.push(s);
     for (const [code, message, tableSide] of batch.newSignatures) {
       this.signatures.push({ code, message, key: `${code}\u0000${message}`, tableSide });
     }

@@ -6,7 +6,7 @@ import { KindNames, kindAt, newParts, scanDbHead, scanDbTail, scanRequest } from
 import { ByteSpace } from './byte-space.js';
 import { allDigits, copyBytes } from './bytes.js';
 import { bodyStart, requestIdClose, StampReader, stampProblem } from './header.js';
-import { Interner, lasting } from './intern.js';
+import { Interner } from './intern.js';
 import { postLoginValue, RequestCode, requestCodeAt, segmentEnd, segmentStart } from './request.js';
 import { Side, sideNamed, sideOfTable, tableAfterFrom } from './table.js';
 
@@ -98,8 +98,6 @@ function makeSignature(buf: Buffer, codeStart: number, codeEnd: number, messageS
 
 const utf8 = (buf: Buffer, start: number, end: number) => buf.toString('utf8', start, end);
 const latin1 = (buf: Buffer, start: number, end: number) => buf.toString('latin1', start, end);
-const lastingUtf8 = (buf: Buffer, start: number, end: number) => lasting(utf8(buf, start, end));
-const lastingLatin1 = (buf: Buffer, start: number, end: number) => lasting(latin1(buf, start, end));
 
 /**
  * The tail of a DB error — `) in <file> on line <n> (<METHOD> <path>)` — and what it
@@ -280,18 +278,6 @@ function newBody(at: number): Body {
  * read, never what is read (test/parse/entry.test.ts).
  */
 export class EntryReader {
-  /**
-   * `lastingStrings`: make request ids and segments lasting (intern.ts), for a reader whose
-   * entries go to the analyser, which keeps them. A reader writing records (a worker's)
-   * does not: the strings it makes only cross to the other side, where the record reader
-   * makes them lasting; making them lasting here too cost a worker some 1,000 instructions
-   * a new id or segment (parsing short's 100 MB: 2,822 -> 2,795 M instructions).
-   */
-  constructor(lastingStrings = true) {
-    this.ids = new Interner<string>(lastingStrings ? lastingUtf8 : utf8);
-    this.segments = new Interner<string>(lastingStrings ? lastingLatin1 : latin1);
-  }
-
   private readonly tailsById = new Map<string, Tail>();
   /** The block's places, made once and taken in turn: a new tail allocates nothing. */
   private tailPlaces = tailPlaces(Buffer.allocUnsafeSlow(TAILS_BLOCK), -1);
@@ -311,8 +297,8 @@ export class EntryReader {
   /** The tail of the last DB error without a request id. */
   private tailWithoutId: Tail | null = null;
   private readonly parts = newParts();
-  private readonly ids: Interner<string>;
-  private readonly segments: Interner<string>;
+  private readonly ids = new Interner<string>(utf8);
+  private readonly segments = new Interner<string>(latin1);
   private readonly signatures = new Interner<DbSignature>(makeSignature);
   private readonly kinds = new KindNames();
   private readonly stamps = new StampReader();

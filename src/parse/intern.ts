@@ -32,22 +32,6 @@ function hashBytes(buf: Uint8Array, start: number, end: number, hash = 0x811c9dc
  */
 export type Make<T> = (buf: Buffer, start: number, end: number, start2: number, end2: number) => T;
 
-/**
- * The string as V8 keeps a property name: internalized, in its old generation. A request
- * id or segment is stored into long-lived objects (the entry, the analyser's state) at
- * each of its entries, and a young value stored into an old object takes the write
- * barrier's slow path: on *short* a session ends before its strings grow old, and that
- * path took 4 % of a reading's instructions (half of it saved, net 1-2 %).
- */
-export function lasting(s: string): string {
-  // A key of an object without a prototype, which V8 keeps as a dictionary: no hidden
-  // class is made for it, as one is for a literal's key (each new id made one).
-  const o: Record<string, number> = Object.create(null);
-  o[s] = 0;
-  for (const key in o) return key;
-  return s;
-}
-
 /** Bytes of a key kept in the slot's own place; a longer key gets a Buffer of its own. */
 const KEY_BYTES = 64;
 

@@ -89,31 +89,6 @@ describe.each(['own', 'reader'] as const)('EntryReader, the assembler reading in
     );
   });
 
-  it('reads the same whether or not it makes its strings lasting (a worker does not)', () => {
-    const read = (lastingStrings: boolean, lines: string[]): Entry[] => {
-      const out: Entry[] = [];
-      const reader = new EntryReader(lastingStrings);
-      const asm = new Assembler(
-        {
-          entry: (buf, s, e, c, f, line, truncated) => {
-            out.push({ ...reader.read(buf, s, e, c, f, 0, line, truncated) });
-          },
-          orphanRun: () => {},
-        },
-        into === 'reader' ? reader.readBuffer() : null,
-      );
-      asm.push(Buffer.from(log(...lines)));
-      asm.endFile();
-      return out;
-    };
-    fc.assert(
-      fc.property(fc.array(fc.oneof({ weight: 6, arbitrary: dbError }, { weight: 1, arbitrary: other }), { minLength: 1, maxLength: 40 }), (lines) => {
-        expect(read(false, lines)).toEqual(read(true, lines));
-      }),
-      { numRuns: 100 },
-    );
-  });
-
   it("takes a tail like another id's only where this entry's query can end", () => {
     // The source file holds ` (SQL Query: `: the second entry's query starts inside the
     // tail the first one's ends with, so that tail cannot be its tail (it is malformed).
