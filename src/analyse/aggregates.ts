@@ -4,6 +4,7 @@
 import { isoAt } from '../parse/calendar.js';
 import type { DbSignature } from '../parse/entry.js';
 import { CadenceTracker, type Cadence } from './cadence.js';
+import type { PackedRows } from './retired.js';
 import type { Runs } from './timeline.js';
 
 export interface RequestIdRow {
@@ -145,6 +146,8 @@ export interface RowSources {
   readonly length: number;
   id(i: number): string;
   row(i: number): RequestIdRow;
+  /** The rows packed (retired.ts), for a writer of bytes, when they are. */
+  packed?(): PackedRows | null;
 }
 
 /**
@@ -186,6 +189,11 @@ export class RequestIdList implements Iterable<RequestIdRow> {
 
   map<T>(f: (row: RequestIdRow) => T): T[] {
     return this.slice().map(f);
+  }
+
+  /** The rows packed, for a writer of bytes; null when they are not (rows read back from a report). */
+  packed(): PackedRows | null {
+    return this.#sources.packed?.() ?? null;
   }
 
   /** The ids alone, in order: no row is made. */

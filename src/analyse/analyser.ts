@@ -10,7 +10,7 @@ import { IdState, Moment, RequestIdList, SignatureCounter, type Signature } from
 import { ALPHABETS, type Alphabet, type AlphabetName } from './alphabet.js';
 import { gapNote, type GapNote } from './cadence.js';
 import { DiagnosisCollector, type Diagnosis } from './diagnosis.js';
-import { RetiredIds } from './retired.js';
+import { RetiredIds, type PackedRows } from './retired.js';
 import type { DiagnosisId } from './knowledge.js';
 import type { Violation } from './violation.js';
 import { Pairing, Slot, type Lookup } from './pairing.js';
@@ -152,6 +152,12 @@ export class Analyser {
     diagnosed(i: number): number {
       const s = this.analyser.idOrder[i];
       return typeof s === 'number' ? this.analyser.retired.diagnosedAt(s) : s.diagnosed;
+    },
+    /** Every row packed, for a writer of bytes: once the stream is finished (null before). */
+    packed(): PackedRows | null {
+      const ids = this.analyser.idOrder;
+      for (let i = 0; i < ids.length; i++) if (typeof ids[i] !== 'number') return null;
+      return { rows: this.analyser.retired, places: ids as number[] };
     },
   };
   private readonly signatures = new SignatureCounter();
@@ -301,7 +307,7 @@ export class Analyser {
     this.pairing.finish();
     const requestIds = new RequestIdList(this.order);
     const notes = [...this.notes].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
-    return {
+    const summary: Summary = {
       files: this.files,
       lines: this.lines,
       entries: this.dbErrors + this.otherEntries + this.malformedEntries,
@@ -323,6 +329,22 @@ export class Analyser {
       violationsByRule: { ...this.byRule },
       selection: this.selection,
     };
+    this.packListed();
+    return summary;
+  }
+
+  /**
+   * Packs the ids still in objects, now that the timeline and the diagnosis have read
+   * them: every row of the report is then read one way, and written as bytes (row-bytes.ts).
+   */
+  private packListed(): void {
+    for (const s of this.ids.values()) {
+      if (s.order < 0) continue;
+      this.idOrder[s.order] = this.retired.put(s, s.order);
+      this.ids.delete(s.id);
+    }
+    this.lastId = null;
+    this.lastIdState = null;
   }
 
   private countId(e: Entry, selected: boolean): IdState {

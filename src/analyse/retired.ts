@@ -164,9 +164,43 @@ interface Fields {
   histogram: number[];
 }
 
+/**
+ * A packed state's row, as the report writes it, without making a string: its id and
+ * listed segments as byte ranges (UTF-8) of `block`, its numbers as they are. One record,
+ * reused (see rawAt).
+ */
+export interface RawRow {
+  block: Buffer;
+  idAt: number;
+  idLength: number;
+  /** The segments the row lists (the selected ones, with filters): how many, and each one's range. */
+  segments: number;
+  segmentAt: number[];
+  segmentLength: number[];
+  entries: number;
+  refreshPairs: number;
+  firstInstant: number;
+  firstOffset: number;
+  firstNegative: boolean;
+  lastInstant: number;
+  lastOffset: number;
+  lastNegative: boolean;
+  /** The cadence: refreshes, the longest gap (-1: none), the gap histogram. */
+  count: number;
+  longest: number;
+  histogram: number[];
+}
+
 /** Packed states live in blocks of 1 MiB (none spans two): no doubling, no copy as they grow. */
 const BLOCK_BITS = 20;
 const BLOCK = 1 << BLOCK_BITS;
+const FIRST_BLOCK = 1 << 14;
+
+/** Every row of a report, packed: where each is, in the report's order. */
+export interface PackedRows {
+  rows: RetiredIds;
+  places: readonly number[];
+}
 
 export class RetiredIds {
   private readonly blocks: Buffer[] = [];
@@ -174,10 +208,12 @@ export class RetiredIds {
   private readonly at = new Cursor(Buffer.alloc(0), 0);
   /** The record of read(): no call holds it past its return. */
   private readonly fields: Fields = { order: 0, id: '', segments: null, selected: null, entries: 0, refreshPairs: 0, diagnosed: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, histogram: [] };
+  /** The record of rawAt(): no call holds it past its return. */
+  private readonly raw: RawRow = { block: Buffer.alloc(0), idAt: 0, idLength: 0, segments: 0, segmentAt: [], segmentLength: [], entries: 0, refreshPairs: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, longest: 0, histogram: [] };
   /** The gaps rowAt() reads: no call holds them past its return. */
   private readonly gaps: number[] = [];
   /** Bytes used of the last block. */
-  private used = BLOCK;
+  private used = 0;
   /** Open addressing: each place holds a packed state's offset, EMPTY or GONE... */
   private table = new Int32Array(1024).fill(EMPTY);
   /** ...and its id's hash: a probe unpacks only an id whose hash is the one sought. */
@@ -202,9 +238,11 @@ export class RetiredIds {
   /** Packs `s` (its place in the report's order is `order`); returns where it is. */
   put(s: IdState, order: number): number {
     const need = packedSize(s);
-    if (this.used + need > BLOCK) {
-      // A state larger than a block (a hundred thousand distinct gaps) gets a block of its own size.
-      this.blocks.push(Buffer.allocUnsafeSlow(Math.max(BLOCK, need)));
+    if (this.used + need > (this.blocks.length === 0 ? 0 : this.blocks[this.blocks.length - 1].length)) {
+      // A state larger than a block (a hundred thousand distinct gaps) gets a block of its
+      // own size. The first block is small: a short log packs its few ids at its end.
+      const size = this.blocks.length === 0 ? FIRST_BLOCK : BLOCK;
+      this.blocks.push(Buffer.allocUnsafeSlow(Math.max(size, need)));
       this.used = 0;
     }
     const at = ((this.blocks.length - 1) << BLOCK_BITS) | this.used;
@@ -300,6 +338,58 @@ export class RetiredIds {
     const first = isoAt(f.firstInstant, f.firstOffset, f.firstNegative);
     const last = isoAt(f.lastInstant, f.lastOffset, f.lastNegative);
     return new MadeRow(f.id, f.selected ?? f.segments ?? [], f.entries, f.refreshPairs, first, last, cadenceOf(f.count, f.longest, f.histogram));
+  }
+
+  /** The row of a packed state, its strings left as bytes where they are: for a writer of bytes (report/row-bytes.ts). */
+  rawAt(offset: number): RawRow {
+    const c = this.cursor(offset);
+    const r = this.raw;
+    r.block = c.buf;
+    c.num();
+    c.num();
+    r.idLength = c.uint();
+    r.idAt = c.at;
+    c.at += r.idLength;
+    // The row lists the selected segments when there are (filters), else all of them.
+    const all = Math.max(0, this.rawStrs(c, 0));
+    const selected = this.rawStrs(c, all);
+    r.segments = all;
+    if (selected >= 0) {
+      for (let i = 0; i < selected; i++) {
+        r.segmentAt[i] = r.segmentAt[all + i];
+        r.segmentLength[i] = r.segmentLength[all + i];
+      }
+      r.segments = selected;
+    }
+    r.entries = c.num();
+    r.refreshPairs = c.num();
+    r.firstInstant = c.num();
+    r.firstOffset = c.num();
+    const negatives = c.num();
+    r.firstNegative = (negatives & 1) !== 0;
+    r.lastNegative = (negatives & 2) !== 0;
+    r.lastInstant = r.firstInstant + c.num();
+    r.lastOffset = c.num();
+    r.count = c.num();
+    c.num();
+    r.longest = c.num();
+    const h = r.histogram;
+    h.length = 0;
+    for (let n = c.num(); n > 0; n--) h.push(c.num());
+    return r;
+  }
+
+  /** A list of strings as ranges into raw's arrays from `from` on; returns how many (-1: null). */
+  private rawStrs(c: Cursor, from: number): number {
+    const n = c.uint() - 1;
+    const r = this.raw;
+    for (let i = 0; i < n; i++) {
+      const length = c.uint();
+      r.segmentAt[from + i] = c.at;
+      r.segmentLength[from + i] = length;
+      c.at += length;
+    }
+    return n;
   }
 
   unpack(offset: number): { state: IdState; order: number } {

@@ -77,7 +77,7 @@ function shownPerRule(violations: readonly Violation[], cap: number): Violation[
  * the one before has left the process: a report listing 100,000 request ids is never
  * held whole, not even in stdout's queue.
  */
-async function writeReport(out: Output, report: string | Iterable<string>): Promise<void> {
+async function writeReport(out: Output, report: string | Iterable<string | Uint8Array>): Promise<void> {
   if (typeof report === 'string') {
     out.write(report);
     return;
@@ -85,14 +85,22 @@ async function writeReport(out: Output, report: string | Iterable<string>): Prom
   let pending: string[] = [];
   let size = 0;
   for (const piece of report) {
-    pending.push(piece);
-    size += piece.length;
-    if (size >= 1 << 16) {
+    if (typeof piece === 'string') {
+      pending.push(piece);
+      size += piece.length;
+      if (size < 1 << 16) continue;
       out.write(pending.join(''));
-      pending = [];
-      size = 0;
-      await out.drained();
+    } else {
+      // Bytes (the request-id rows, row-bytes.ts) go as they are, after the text before them.
+      if (size > 0) {
+        out.write(pending.join(''));
+        await out.drained();
+      }
+      out.write(piece);
     }
+    pending = [];
+    size = 0;
+    await out.drained();
   }
   if (size > 0) out.write(pending.join(''));
 }

@@ -70,7 +70,8 @@ export interface Output {
   spec: OutputSpec;
   reporter: Reporter;
   streams: boolean;
-  write(text: string): void;
+  /** Text, or text already in UTF-8. */
+  write(text: string | Uint8Array): void;
   /** Resolves when what was written has left the process (at once for a file: written synchronously). */
   drained(): Promise<void>;
   /** Done: `complete` false when the run failed before the report was whole. */
@@ -98,7 +99,8 @@ export function openOutput(spec: OutputSpec, io: Pick<Io, 'out' | 'outDrained'>,
     streams,
     write: (text) => {
       try {
-        writeSync(fd, text);
+        if (typeof text === 'string') writeSync(fd, text);
+        else for (let at = 0; at < text.length; ) at += writeSync(fd, text, at);
       } catch (err) {
         throw new OutputError(`cannot write ${path}: ${writeReason(err)}`);
       }

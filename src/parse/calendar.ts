@@ -125,3 +125,52 @@ export function isoAt(instant: number, offsetSeconds: number, negative: boolean)
   const second = rest - hour * 3600 - minute * 60;
   return lastDayText + TWO_DIGITS[hour] + ':' + TWO_DIGITS[minute] + ':' + TWO_DIGITS[second] + zoneText(offsetSeconds, negative);
 }
+
+/** isoInto's last day and zone, as bytes. */
+let bytesDay = NaN;
+const dayBytes = new Uint8Array(32);
+let dayLength = 0;
+let bytesZoneOffset = NaN;
+let bytesZoneNegative = false;
+const zoneBytes = new Uint8Array(16);
+let zoneLength = 0;
+
+/** `text` (ASCII) into `buf` at `at`; returns where it ends. */
+function asciiInto(buf: Uint8Array, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) buf[at++] = text.charCodeAt(i);
+  return at;
+}
+
+/**
+ * isoAt's text, written as ASCII into `buf` at `at` (room for 64 bytes); returns where it
+ * ends. For a report that writes bytes: a whole second is written without a string.
+ */
+export function isoInto(buf: Uint8Array, at: number, instant: number, offsetSeconds: number, negative: boolean): number {
+  const local = instant + offsetSeconds;
+  const days = Math.floor(local / 86400);
+  const rest = local - days * 86400;
+  if (!Number.isInteger(rest)) return asciiInto(buf, at, isoAt(instant, offsetSeconds, negative));
+  if (days !== bytesDay) {
+    dayLength = asciiInto(dayBytes, 0, dateText(civilFromSeconds(days * 86400)));
+    bytesDay = days;
+  }
+  if (offsetSeconds !== bytesZoneOffset || negative !== bytesZoneNegative) {
+    zoneLength = asciiInto(zoneBytes, 0, zoneText(offsetSeconds, negative));
+    bytesZoneOffset = offsetSeconds;
+    bytesZoneNegative = negative;
+  }
+  for (let i = 0; i < dayLength; i++) buf[at++] = dayBytes[i];
+  const hour = Math.floor(rest / 3600);
+  const minute = Math.floor((rest - hour * 3600) / 60);
+  const second = rest - hour * 3600 - minute * 60;
+  buf[at++] = 48 + Math.floor(hour / 10);
+  buf[at++] = 48 + (hour % 10);
+  buf[at++] = 58;
+  buf[at++] = 48 + Math.floor(minute / 10);
+  buf[at++] = 48 + (minute % 10);
+  buf[at++] = 58;
+  buf[at++] = 48 + Math.floor(second / 10);
+  buf[at++] = 48 + (second % 10);
+  for (let i = 0; i < zoneLength; i++) buf[at++] = zoneBytes[i];
+  return at;
+}

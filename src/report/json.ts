@@ -1,9 +1,11 @@
 // `--format json`: the SPEC §5 document, schema version 1.
 
+import type { RequestIdList } from '../analyse/aggregates.js';
 import type { Summary } from '../analyse/analyser.js';
 import type { Violation } from '../analyse/violation.js';
 import { boundText, type Selection } from '../analyse/selection.js';
 import { jsonText } from './json-text.js';
+import { packedRowsText } from './row-bytes.js';
 import type { Reporter } from './reporter.js';
 import { rowText } from './row-text.js';
 
@@ -85,21 +87,28 @@ function violationText(v: Violation, indent: boolean): string {
   return indent ? jsonText(violationObject(v), 2).replace(/\n/g, '\n    ') : jsonText(violationObject(v));
 }
 
+/** The request-id list, as listText writes it: from the packed rows as bytes, when they are. */
+function* requestIdsText(list: RequestIdList, indent: boolean): Generator<string | Uint8Array> {
+  const packed = list.packed();
+  if (packed !== null) yield* packedRowsText(packed, indent);
+  else yield* listText(list.length, (i) => list.row(i), rowText, indent);
+}
+
 /** The summary as NDJSON's last line, in pieces: on a long follow it lists every request id. */
-export function* summaryLine(s: Summary, host: string): Generator<string> {
+export function* summaryLine(s: Summary, host: string): Generator<string | Uint8Array> {
   const doc = { type: 'summary', ...summaryDocument(s, host), requestIds: LIST };
   const [before, after] = jsonText(doc).split(JSON.stringify(LIST));
   yield before;
-  yield* listText(s.requestIds.length, (i) => s.requestIds.row(i), rowText, false);
+  yield* requestIdsText(s.requestIds, false);
   yield after + '\n';
 }
 
 /** The whole document, in pieces; `violations` in stream order. Byte for byte JSON.stringify's. */
-export function* renderJson(s: Summary, violations: readonly Violation[], host: string): Generator<string> {
+export function* renderJson(s: Summary, violations: readonly Violation[], host: string): Generator<string | Uint8Array> {
   const doc = { ...summaryDocument(s, host), requestIds: LIST, violations: LIST };
   const [beforeIds, beforeViolations, rest] = jsonText(doc, 2).split(JSON.stringify(LIST));
   yield beforeIds;
-  yield* listText(s.requestIds.length, (i) => s.requestIds.row(i), rowText);
+  yield* requestIdsText(s.requestIds, true);
   yield beforeViolations;
   yield* listText(violations.length, (i) => violations[i], violationText);
   yield rest + '\n';

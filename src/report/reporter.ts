@@ -62,8 +62,16 @@ export interface Reporter {
   streams?(live: boolean, toStdout: boolean): boolean;
   /** The text for one violation, the moment it is decided (streaming only). */
   violation?(f: Violation, settings: ReportSettings): string;
-  /** The report (or what is left of it after streaming), at the end: whole, or in pieces. */
-  end(ctx: ReportContext): string | Iterable<string>;
+  /** The report (or what is left of it after streaming), at the end: whole, or in pieces (text, or UTF-8 bytes). */
+  end(ctx: ReportContext): string | Iterable<string | Uint8Array>;
   /** Files appended to beside the report. */
   beside?(ctx: ReportContext): BesideFile[];
+}
+
+/** A report whole, as one string: its pieces joined, bytes read as UTF-8 (each piece is whole characters). */
+export function wholeText(report: string | Iterable<string | Uint8Array>): string {
+  if (typeof report === 'string') return report;
+  let text = '';
+  for (const piece of report) text += typeof piece === 'string' ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('utf8');
+  return text;
 }

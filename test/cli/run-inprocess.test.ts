@@ -94,11 +94,11 @@ describe('a long report to stdout', () => {
     let waiting = false;
     let waits = 0;
     const fake = io({
-      out(text: string) {
+      out(text: string | Uint8Array) {
         // Nothing is written while a wait for drain is under way.
         expect(waiting).toBe(false);
         written.push(text.length);
-        fake.outText += text;
+        fake.outText += typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
       },
       outDrained: async () => {
         waiting = true;

@@ -15,6 +15,7 @@ import { AHEAD, HERE, chunkSize, readInParallel } from '../../dist/parallel/read
 import { StreamChecker } from '../../dist/pipeline.js';
 // @ts-expect-error built JavaScript
 import { renderJson } from '../../dist/report/json.js';
+import { wholeText } from '../../src/report/reporter.js';
 // @ts-expect-error built JavaScript
 import { severities } from '../../dist/analyse/rules.js';
 
@@ -55,7 +56,7 @@ async function report(jobs: number, plan?: (k: number) => number): Promise<strin
       closeSync(fd);
     }
   }
-  return [...renderJson(checker.finish(), violations, 'h')].join('');
+  return wholeText(renderJson(checker.finish(), violations, 'h'));
 }
 
 describe('chunk owners', () => {

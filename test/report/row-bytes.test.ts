@@ -1,0 +1,85 @@
+// The request-id list written as bytes from the packed rows must be, byte for byte, the
+// list rowText writes from the rows read back (row-text.test.ts holds rowText to
+// JSON.stringify): for plain rows, which it writes itself, and for every other kind,
+// which it leaves to rowText.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { IdState } from '../../src/analyse/aggregates.js';
+import { RetiredIds } from '../../src/analyse/retired.js';
+import { packedRowsText } from '../../src/report/row-bytes.js';
+import { wholeText } from '../../src/report/reporter.js';
+import { rowText } from '../../src/report/row-text.js';
+
+/** The list as listText writes it from rows made as strings: the reference. */
+function reference(r: RetiredIds, places: number[], indent: boolean): string {
+  if (places.length === 0) return '[]';
+  const rows = places.map((p) => rowText(r.rowAt(p), indent));
+  return indent ? `[\n    ${rows.join(',\n    ')}\n  ]` : `[${rows.join(',')}]`;
+}
+
+// Mostly what a log holds (hex ids, cpsess segments), sometimes what JSON escapes or
+// what is not ASCII.
+const odd = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\n', '\u0000', '\u007f', '\u0085', '\u202e', 'ü', '😀'), fc.string({ unit: 'grapheme', maxLength: 1 })) });
+const id = fc.oneof({ weight: 4, arbitrary: fc.stringMatching(/^[0-9a-f]{8}$/) }, { weight: 1, arbitrary: odd });
+const segment = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 9_999_999_999 }).map((n) => `cpsess${n}`) }, { weight: 1, arbitrary: odd });
+// Whole seconds of any day and, now and then, a fraction or an instant far out.
+const instant = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: -1e10, max: 4e10 }) }, { weight: 1, arbitrary: fc.double({ min: -1e12, max: 1e12, noNaN: true }) });
+const offset = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: -50_400, max: 50_400 }).map((n) => n - (n % 900)) }, { weight: 1, arbitrary: fc.integer({ min: -86_399, max: 86_399 }) });
+const state = fc
+  .record({
+    id,
+    segments: fc.array(segment, { maxLength: 3 }),
+    selected: fc.option(fc.array(segment, { maxLength: 2 }), { freq: 4 }),
+    entries: fc.nat(),
+    refreshPairs: fc.nat(),
+    first: fc.tuple(instant, offset, fc.boolean()),
+    later: fc.tuple(fc.nat({ max: 100_000 }), offset, fc.boolean()),
+    gaps: fc.array(fc.integer({ min: 1, max: 4000 }), { maxLength: 12 }),
+  })
+  .map((a) => {
+    const s = new IdState(a.id);
+    for (const seg of a.segments) s.addSegment(seg);
+    s.selectedSegments = a.selected;
+    s.entries = a.entries;
+    s.refreshPairs = a.refreshPairs;
+    s.seen(a.first[0], a.first[1], a.first[2]);
+    s.seen(a.first[0] + a.later[0], a.later[1], a.later[2]);
+    let t = a.first[0];
+    for (const g of a.gaps) s.add((t += g), 300);
+    return s;
+  });
+
+function pack(states: IdState[]): { r: RetiredIds; places: number[] } {
+  const r = new RetiredIds();
+  return { r, places: states.map((s, i) => r.put(s, i)) };
+}
+
+describe('request-id rows as bytes', () => {
+  it('are the rows rowText writes, indented and flat, whatever the ids, segments, stamps and gaps', () => {
+    fc.assert(
+      fc.property(fc.array(state, { maxLength: 8 }), fc.boolean(), (states, indent) => {
+        const { r, places } = pack(states);
+        expect(wholeText(packedRowsText({ rows: r, places }, indent))).toBe(reference(r, places, indent));
+      }),
+    );
+  });
+
+  it('come in pieces of about 64 KiB, a row larger than a piece whole in one', () => {
+    const states = Array.from({ length: 3000 }, (_, i) => {
+      const s = new IdState((0x10000000 + i).toString(16));
+      // One row of 300 KB: more than the room a piece starts with.
+      s.addSegment(i === 1500 ? 'x'.repeat(300_000) : `cpsess${1_000_000_000 + i}`);
+      s.seen(1_763_700_000 + i, 3600, false);
+      s.entries = i;
+      return s;
+    });
+    const { r, places } = pack(states);
+    const pieces = [...packedRowsText({ rows: r, places }, true)];
+    expect(pieces.length).toBeGreaterThan(10);
+    // None empty; none past two pieces' room but the one of the large row.
+    for (const p of pieces) expect(p.length).toBeGreaterThan(0);
+    expect(pieces.filter((p) => p.length > 2 << 16).map((p) => p.length > 300_000)).toEqual([true]);
+    expect(wholeText(pieces)).toBe(reference(r, places, true));
+  });
+});
