@@ -65,7 +65,7 @@ describe('request-id rows as bytes', () => {
     );
   });
 
-  it('come in pieces of about 64 KiB, a row larger than a piece whole in one', () => {
+  it('come in pieces of about 48 KiB, a row larger than a piece whole in one', () => {
     const states = Array.from({ length: 3000 }, (_, i) => {
       const s = new IdState((0x10000000 + i).toString(16));
       // One row of 300 KB: more than the room a piece starts with.
