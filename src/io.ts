@@ -5,8 +5,7 @@ import { stdinIsLive, stdinIsReadable } from './input/source.js';
 import { onInterrupt } from './process.js';
 
 export interface Io {
-  /** Text, or text already in UTF-8 (a report's request-id rows, row-bytes.ts). */
-  out(text: string | Uint8Array): void;
+  out(text: string): void;
   /**
    * Resolves once what out() wrote has mostly left the process. A pipe takes 64 KiB at a
    * time and Node queues the rest: a report of 40 MB, written without waiting, was held

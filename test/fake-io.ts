@@ -16,9 +16,8 @@ export function fakeIo(over: Partial<Io> = {}): FakeIo {
     stderrIsTTY: false,
     env: {},
     onInterrupt: () => () => {},
-    out(text: string | Uint8Array) {
-      // Request-id rows come as UTF-8 (row-bytes.ts), whole characters in each piece.
-      o.outText += typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
+    out(text: string) {
+      o.outText += text;
     },
     err(text: string) {
       o.errText += text;

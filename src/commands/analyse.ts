@@ -18,7 +18,7 @@ import type { Io } from '../io.js';
 import { StreamChecker } from '../pipeline.js';
 import { repoPaths } from '../report/paths.js';
 import { Progress, PROGRESS_FROM, wantProgress } from '../report/progress.js';
-import type { ReportSettings } from '../report/reporter.js';
+import { WRITE_PIECE, type ReportSettings } from '../report/reporter.js';
 import type { MetricsServer } from './metrics-server.js';
 import { exitStatus } from './status.js';
 import { checkOutputs, openOutput, writeReason, type Output, type OutputSpec } from './outputs.js';
@@ -73,11 +73,11 @@ function shownPerRule(violations: readonly Violation[], cap: number): Violation[
 }
 
 /**
- * Pieces of a report gathered into writes of about 64 KiB (few system calls), each once
- * the one before has left the process: a report listing 100,000 request ids is never
+ * Pieces of a report gathered into writes of about WRITE_PIECE (few system calls), each
+ * once the one before has left the process: a report listing 100,000 request ids is never
  * held whole, not even in stdout's queue.
  */
-async function writeReport(out: Output, report: string | Iterable<string | Uint8Array>): Promise<void> {
+async function writeReport(out: Output, report: string | Iterable<string>): Promise<void> {
   if (typeof report === 'string') {
     out.write(report);
     return;
@@ -85,22 +85,14 @@ async function writeReport(out: Output, report: string | Iterable<string | Uint8
   let pending: string[] = [];
   let size = 0;
   for (const piece of report) {
-    if (typeof piece === 'string') {
-      pending.push(piece);
-      size += piece.length;
-      if (size < 1 << 16) continue;
+    pending.push(piece);
+    size += piece.length;
+    if (size >= WRITE_PIECE) {
       out.write(pending.join(''));
-    } else {
-      // Bytes (the request-id rows, row-bytes.ts) go as they are, after the text before them.
-      if (size > 0) {
-        out.write(pending.join(''));
-        await out.drained();
-      }
-      out.write(piece);
+      pending = [];
+      size = 0;
+      await out.drained();
     }
-    pending = [];
-    size = 0;
-    await out.drained();
   }
   if (size > 0) out.write(pending.join(''));
 }

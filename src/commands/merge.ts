@@ -18,7 +18,7 @@ import { reason } from '../input/source.js';
 import { SCHEMA_VERSION, summaryDocument, violationObject } from '../report/json.js';
 import { jsonText } from '../report/json-text.js';
 import { repoPaths } from '../report/paths.js';
-import { wholeText, type ReportContext } from '../report/reporter.js';
+import type { ReportContext } from '../report/reporter.js';
 import type { Io } from '../io.js';
 import { exitStatus } from './status.js';
 import { checkOutputs, openOutput, type Output, type OutputSpec } from './outputs.js';
@@ -248,7 +248,8 @@ export function merge(o: MergeOptions, io: Io): number {
         run: { timestamp: Date.now() / 1000, durationSeconds: 0, success: true },
         fleet,
       };
-      out.write(wholeText(out.reporter.end(ctx)));
+      const report = out.reporter.end(ctx);
+      out.write(typeof report === 'string' ? report : [...report].join(''));
     }
     complete = true;
   } finally {

@@ -70,8 +70,7 @@ export interface Output {
   spec: OutputSpec;
   reporter: Reporter;
   streams: boolean;
-  /** Text, or text already in UTF-8. */
-  write(text: string | Uint8Array): void;
+  write(text: string): void;
   /** Resolves when what was written has left the process (at once for a file: written synchronously). */
   drained(): Promise<void>;
   /** Done: `complete` false when the run failed before the report was whole. */
@@ -99,8 +98,7 @@ export function openOutput(spec: OutputSpec, io: Pick<Io, 'out' | 'outDrained'>,
     streams,
     write: (text) => {
       try {
-        if (typeof text === 'string') writeSync(fd, text);
-        else for (let at = 0; at < text.length; ) at += writeSync(fd, text, at);
+        writeSync(fd, text);
       } catch (err) {
         throw new OutputError(`cannot write ${path}: ${writeReason(err)}`);
       }

@@ -141,15 +141,22 @@ function asciiInto(buf: Uint8Array, at: number, text: string): number {
   return at;
 }
 
+/** Instants and offsets (seconds) isoInto writes itself: years of four digits, zones of hours. */
+const INTO_INSTANT = 1e11;
+const INTO_OFFSET = 1e5;
+
 /**
- * isoAt's text, written as ASCII into `buf` at `at` (room for 64 bytes); returns where it
- * ends. For a report that writes bytes: a whole second is written without a string.
+ * isoAt's text, written as ASCII into `buf` at `at`; returns where it ends. For a report
+ * that writes bytes: a whole second is written without a string. An instant or offset
+ * out of the ordinary (not whole, or far out) is written from isoAt's text.
  */
 export function isoInto(buf: Uint8Array, at: number, instant: number, offsetSeconds: number, negative: boolean): number {
   const local = instant + offsetSeconds;
   const days = Math.floor(local / 86400);
   const rest = local - days * 86400;
-  if (!Number.isInteger(rest)) return asciiInto(buf, at, isoAt(instant, offsetSeconds, negative));
+  if (!Number.isInteger(rest) || !(Math.abs(local) < INTO_INSTANT) || !(Math.abs(offsetSeconds) < INTO_OFFSET)) {
+    return asciiInto(buf, at, isoAt(instant, offsetSeconds, negative));
+  }
   if (days !== bytesDay) {
     dayLength = asciiInto(dayBytes, 0, dateText(civilFromSeconds(days * 86400)));
     bytesDay = days;

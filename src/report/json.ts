@@ -6,7 +6,7 @@ import type { Violation } from '../analyse/violation.js';
 import { boundText, type Selection } from '../analyse/selection.js';
 import { jsonText } from './json-text.js';
 import { packedRowsText } from './row-bytes.js';
-import type { Reporter } from './reporter.js';
+import { WRITE_PIECE, type Reporter } from './reporter.js';
 import { rowText } from './row-text.js';
 
 export const SCHEMA_VERSION = 1;
@@ -58,13 +58,12 @@ export function violationObject(f: Violation) {
 /** Stands in the document for a long list, which is written element by element. */
 const LIST = '\u0000list\u0000';
 
-/** Characters of list text gathered before it is handed on: a write's worth (see writeReport). */
-const PIECE = 1 << 16;
 
 /**
  * A list at the document's first level, as JSON.stringify(doc, null, 2) writes it (or
- * flat), in pieces of about 64 KiB: a log's hundred thousand request ids never make one
- * string, and are not handed on one by one either (a piece each cost more than its row).
+ * flat), in pieces of about a write (WRITE_PIECE): a log's hundred thousand request ids
+ * never make one string, and are not handed on one by one either (a piece each cost more
+ * than its row).
  */
 function* listText<T>(length: number, item: (i: number) => T, text: (item: T, indent: boolean) => string, indent = true): Generator<string> {
   if (length === 0) {
@@ -75,7 +74,7 @@ function* listText<T>(length: number, item: (i: number) => T, text: (item: T, in
   let piece = indent ? '[\n    ' : '[';
   for (let i = 0; i < length; i++) {
     piece += (i === 0 ? '' : between) + text(item(i), indent);
-    if (piece.length >= PIECE) {
+    if (piece.length >= WRITE_PIECE) {
       yield piece;
       piece = '';
     }
@@ -87,15 +86,15 @@ function violationText(v: Violation, indent: boolean): string {
   return indent ? jsonText(violationObject(v), 2).replace(/\n/g, '\n    ') : jsonText(violationObject(v));
 }
 
-/** The request-id list, as listText writes it: from the packed rows as bytes, when they are. */
-function* requestIdsText(list: RequestIdList, indent: boolean): Generator<string | Uint8Array> {
+/** The request-id list, as listText writes it: written as bytes from the packed rows, when they are. */
+function* requestIdsText(list: RequestIdList, indent: boolean): Generator<string> {
   const packed = list.packed();
   if (packed !== null) yield* packedRowsText(packed, indent);
   else yield* listText(list.length, (i) => list.row(i), rowText, indent);
 }
 
 /** The summary as NDJSON's last line, in pieces: on a long follow it lists every request id. */
-export function* summaryLine(s: Summary, host: string): Generator<string | Uint8Array> {
+export function* summaryLine(s: Summary, host: string): Generator<string> {
   const doc = { type: 'summary', ...summaryDocument(s, host), requestIds: LIST };
   const [before, after] = jsonText(doc).split(JSON.stringify(LIST));
   yield before;
@@ -104,7 +103,7 @@ export function* summaryLine(s: Summary, host: string): Generator<string | Uint8
 }
 
 /** The whole document, in pieces; `violations` in stream order. Byte for byte JSON.stringify's. */
-export function* renderJson(s: Summary, violations: readonly Violation[], host: string): Generator<string | Uint8Array> {
+export function* renderJson(s: Summary, violations: readonly Violation[], host: string): Generator<string> {
   const doc = { ...summaryDocument(s, host), requestIds: LIST, violations: LIST };
   const [beforeIds, beforeViolations, rest] = jsonText(doc, 2).split(JSON.stringify(LIST));
   yield beforeIds;

@@ -1,22 +1,17 @@
-// The report's request-id list as UTF-8 bytes, written straight from the packed rows
+// The report's request-id list, written as UTF-8 bytes straight from the packed rows
 // (retired.ts): ids and segments are copied as the bytes they are packed in, numbers and
 // stamps are written digit by digit. Made as strings (rowAt, then rowText), a row cost
 // about 4 µs and the list of *short* (117,000 ids, 43 MB) 400-500 ms, with one core busy
-// and the rest of the run done. The bytes are those of listText(rowText) over the same
-// rows (a test holds them to that); a row with anything JSON would escape, or with
-// numbers out of the ordinary, is written by rowText.
+// and the rest of the run done. The text is that of listText(rowText) over the same rows
+// (a test holds it to that); a row with anything JSON would escape, or with numbers out
+// of the ordinary, is written by rowText.
 
 import type { PackedRows, RawRow, RetiredIds } from '../analyse/retired.js';
 import { median } from '../analyse/cadence.js';
 import { isoInto } from '../parse/calendar.js';
+import { WRITE_PIECE } from './reporter.js';
 import { rowText } from './row-text.js';
 
-/**
- * Bytes gathered before they are handed on. With a row more, a piece still fits a pipe's
- * 64 KiB, so a reader that keeps up takes it whole, with no wait for stdout to drain: to
- * a pipe, *short*'s report took 336 ms with pieces of 48 KiB, 375 with 64 (8 runs each).
- */
-const PIECE = 48 << 10;
 /** Room a row takes besides its strings: keys, indentation, numbers, two stamps. */
 const ROW_ROOM = 512;
 /** Instants and offsets the byte writer takes (seconds); a row with others is rowText's. */
@@ -91,23 +86,31 @@ function segmentsPlain(r: RawRow): boolean {
   return true;
 }
 
-/** Bytes written into pieces of about PIECE, each a new buffer: a piece handed on may still be queued for writing. */
+/**
+ * Rows written as bytes into one buffer, handed on as text in pieces of about a write.
+ * Text, not the bytes: a piece handed on may still be queued for writing, so bytes would
+ * take a new buffer each, and such buffers, outside V8's heap, waited for a collection (a
+ * million-id stream's peak RSS rose by 15-20 MiB). A piece of ASCII is read as Latin-1:
+ * a copy, as fast in a whole report as handing on the bytes.
+ */
 class Pieces {
-  buf = Buffer.allocUnsafeSlow(2 * PIECE);
+  buf = Buffer.allocUnsafeSlow(2 * WRITE_PIECE);
   at = 0;
+  /** Whether the piece is ASCII: rowText's rows may hold more. */
+  asciiOnly = true;
 
   /** Room for `n` more bytes; returns the full piece to hand on first, if any. */
-  room(n: number): Buffer | null {
+  room(n: number): string | null {
     if (this.at + n <= this.buf.length) return null;
     const full = this.at > 0 ? this.take() : null;
     if (n > this.buf.length) this.buf = Buffer.allocUnsafeSlow(n);
     return full;
   }
 
-  take(): Buffer {
-    const full = this.buf.subarray(0, this.at);
-    this.buf = Buffer.allocUnsafeSlow(this.buf.length);
+  take(): string {
+    const full = this.buf.toString(this.asciiOnly ? 'latin1' : 'utf8', 0, this.at);
     this.at = 0;
+    this.asciiOnly = true;
     return full;
   }
 
@@ -189,12 +192,12 @@ function rowSize(r: RawRow): number {
 
 /**
  * The list of packed rows, brackets and all, as listText(rows, rowText, indent) writes
- * it, in pieces of about 48 KiB (PIECE).
+ * it, in pieces of about a write (WRITE_PIECE).
  */
-export function* packedRowsText(packed: PackedRows, indent: boolean): Generator<Uint8Array> {
+export function* packedRowsText(packed: PackedRows, indent: boolean): Generator<string> {
   const { rows, places } = packed;
   if (places.length === 0) {
-    yield enc('[]');
+    yield '[]';
     return;
   }
   const w = indent ? INDENTED : FLAT;
@@ -211,17 +214,18 @@ export function* packedRowsText(packed: PackedRows, indent: boolean): Generator<
       const full = writeText(out, rows, places[i], i > 0 ? w.between : null, indent);
       if (full !== null) yield full;
     }
-    if (out.at >= PIECE) yield out.take();
+    if (out.at >= WRITE_PIECE) yield out.take();
   }
   out.put(w.close);
   yield out.take();
 }
 
 /** A row rowText writes, after `between`; returns a full piece to hand on first, if any. */
-function writeText(out: Pieces, rows: RetiredIds, place: number, between: Uint8Array | null, indent: boolean): Buffer | null {
+function writeText(out: Pieces, rows: RetiredIds, place: number, between: Uint8Array | null, indent: boolean): string | null {
   const text = rowText(rows.rowAt(place), indent);
   const full = out.room(Buffer.byteLength(text, 'utf8') + 16);
   if (between !== null) out.put(between);
   out.at += out.buf.write(text, out.at, 'utf8');
+  out.asciiOnly = false;
   return full;
 }

@@ -15,7 +15,6 @@ import { AHEAD, HERE, chunkSize, readInParallel } from '../../dist/parallel/read
 import { StreamChecker } from '../../dist/pipeline.js';
 // @ts-expect-error built JavaScript
 import { renderJson } from '../../dist/report/json.js';
-import { wholeText } from '../../src/report/reporter.js';
 // @ts-expect-error built JavaScript
 import { severities } from '../../dist/analyse/rules.js';
 
@@ -56,7 +55,7 @@ async function report(jobs: number, plan?: (k: number) => number): Promise<strin
       closeSync(fd);
     }
   }
-  return wholeText(renderJson(checker.finish(), violations, 'h'));
+  return [...renderJson(checker.finish(), violations, 'h')].join('');
 }
 
 describe('chunk owners', () => {

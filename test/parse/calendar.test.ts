@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { civilFromSeconds, daysFromCivil, daysInMonth, isLeapYear, isoAt, monthNumber } from '../../src/parse/calendar.js';
+import { civilFromSeconds, daysFromCivil, daysInMonth, isLeapYear, isoAt, isoInto, monthNumber } from '../../src/parse/calendar.js';
 
 describe('calendar', () => {
   it('knows leap years by the Gregorian rule', () => {
@@ -67,6 +67,29 @@ describe('calendar', () => {
           const n = offset === 0 ? negative : offset < 0;
           expect(isoAt(instant, offset, n)).toBe(reference(instant, offset, n));
         }
+      }),
+    );
+  });
+
+  it('writes as bytes the text isoAt gives, for any instant and offset, ordinary or not', () => {
+    // Whole seconds of a few days and of any year, fractions, and instants and offsets far out.
+    const instant = fc.oneof(
+      fc.integer({ min: 1793574000, max: 1793574000 + 3 * 86400 }),
+      fc.integer({ min: -30610224000, max: 253402300799 }),
+      fc.double({ min: -1e13, max: 1e13, noNaN: true }),
+      fc.constantFrom(NaN, Infinity, 1e300),
+    );
+    const offset = fc.oneof(fc.constantFrom(0, 3600, -18000, 19800), fc.integer({ min: -86399, max: 86399 }), fc.constantFrom(3661, 1e6, -2.5));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(instant, offset, fc.boolean()), { minLength: 1, maxLength: 20 }), (stamps) => {
+        const buf = Buffer.alloc(4096, 0x2a);
+        let at = 0;
+        let text = '';
+        for (const [t, o, negative] of stamps) {
+          at = isoInto(buf, at, t, o, negative);
+          text += isoAt(t, o, negative);
+        }
+        expect(buf.toString('latin1', 0, at)).toBe(text);
       }),
     );
   });

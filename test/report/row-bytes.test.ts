@@ -1,14 +1,14 @@
-// The request-id list written as bytes from the packed rows must be, byte for byte, the
-// list rowText writes from the rows read back (row-text.test.ts holds rowText to
-// JSON.stringify): for plain rows, which it writes itself, and for every other kind,
-// which it leaves to rowText.
+// The request-id list written as bytes from the packed rows must be, character for
+// character, the list rowText writes from the rows read back (row-text.test.ts holds
+// rowText to JSON.stringify): for plain rows, which it writes itself, and for every other
+// kind, which it leaves to rowText.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IdState } from '../../src/analyse/aggregates.js';
 import { RetiredIds } from '../../src/analyse/retired.js';
+import { WRITE_PIECE } from '../../src/report/reporter.js';
 import { packedRowsText } from '../../src/report/row-bytes.js';
-import { wholeText } from '../../src/report/reporter.js';
 import { rowText } from '../../src/report/row-text.js';
 
 /** The list as listText writes it from rows made as strings: the reference. */
@@ -60,12 +60,12 @@ describe('request-id rows as bytes', () => {
     fc.assert(
       fc.property(fc.array(state, { maxLength: 8 }), fc.boolean(), (states, indent) => {
         const { r, places } = pack(states);
-        expect(wholeText(packedRowsText({ rows: r, places }, indent))).toBe(reference(r, places, indent));
+        expect([...packedRowsText({ rows: r, places }, indent)].join('')).toBe(reference(r, places, indent));
       }),
     );
   });
 
-  it('come in pieces of about 48 KiB, a row larger than a piece whole in one', () => {
+  it('come in pieces of about a write, a row larger than a piece whole in one', () => {
     const states = Array.from({ length: 3000 }, (_, i) => {
       const s = new IdState((0x10000000 + i).toString(16));
       // One row of 300 KB: more than the room a piece starts with.
@@ -77,9 +77,9 @@ describe('request-id rows as bytes', () => {
     const { r, places } = pack(states);
     const pieces = [...packedRowsText({ rows: r, places }, true)];
     expect(pieces.length).toBeGreaterThan(10);
-    // None empty; none past two pieces' room but the one of the large row.
+    // None empty; none past two writes but the one of the large row.
     for (const p of pieces) expect(p.length).toBeGreaterThan(0);
-    expect(pieces.filter((p) => p.length > 2 << 16).map((p) => p.length > 300_000)).toEqual([true]);
-    expect(wholeText(pieces)).toBe(reference(r, places, true));
+    expect(pieces.filter((p) => p.length > 2 * WRITE_PIECE).map((p) => p.length > 300_000)).toEqual([true]);
+    expect(pieces.join('')).toBe(reference(r, places, true));
   });
 });
