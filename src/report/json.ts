@@ -58,7 +58,6 @@ export function violationObject(f: Violation) {
 /** Stands in the document for a long list, which is written element by element. */
 const LIST = '\u0000list\u0000';
 
-
 /**
  * A list at the document's first level, as JSON.stringify(doc, null, 2) writes it (or
  * flat), in pieces of about a write (WRITE_PIECE): a log's hundred thousand request ids
