@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CadenceTracker, median } from '../../src/analyse/cadence.js';
 import { NOTES_KEPT } from '../../src/analyse/analyser.js';
@@ -23,6 +24,31 @@ describe('cadence', () => {
     expect(medianOf(0, 86400, 172800, 259200, 259260)).toBe(86400);
     expect(medianOf(0)).toBeNull();
     expect(median([])).toBeNull();
+  });
+
+  it('gives the median, longest gap and count a sort of the gaps gives, for gaps short, long and back in time', () => {
+    // Whole seconds, as a log's stamps are: gaps around 511-512 s (where a histogram place
+    // passes 2^31), of minutes, of days, and steps back in time.
+    const gap = fc.oneof(fc.integer({ min: 0, max: 120 }), fc.integer({ min: 500, max: 520 }), fc.integer({ min: 0, max: 200_000 }), fc.integer({ min: -300, max: -1 }));
+    fc.assert(
+      fc.property(fc.array(gap, { minLength: 1, maxLength: 40 }), (steps) => {
+        const t = new CadenceTracker();
+        const gaps: number[] = [];
+        let at = 1_763_700_000;
+        let last = at;
+        t.add(at, 300);
+        for (const step of steps) {
+          at += step;
+          t.add(at, 300);
+          gaps.push(at > last ? at - last : 0);
+          if (at > last) last = at;
+        }
+        const sorted = [...gaps].sort((a, b) => a - b);
+        const n = sorted.length;
+        const expected = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        expect(t.result()).toEqual({ refreshes: steps.length + 1, medianGapSeconds: expected, longestGapSeconds: Math.max(...gaps) });
+      }),
+    );
   });
 
   it('tracks gaps between refreshes and reports the ones over the limit', () => {
