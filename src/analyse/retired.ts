@@ -143,21 +143,25 @@ function strsSize(v: readonly string[] | null): number {
 }
 
 /** What a packed state holds, as read back (see RetiredIds.read). */
-interface Fields {
+interface Fields extends Numbers {
   order: number;
   id: string;
   segments: string[] | null;
   selected: string[] | null;
+  diagnosed: number;
+}
+
+/** The numbers a packed state ends with, after its strings (see readNumbers). */
+interface Numbers {
   entries: number;
   refreshPairs: number;
-  diagnosed: number;
   firstInstant: number;
   firstOffset: number;
   firstNegative: boolean;
   lastInstant: number;
   lastOffset: number;
   lastNegative: boolean;
-  /** The cadence: refreshes, the last one, the longest gap and the gap histogram. */
+  /** The cadence: refreshes, the last one, the longest gap (-1: none) and the gap histogram. */
   count: number;
   last: number;
   longest: number;
@@ -169,7 +173,7 @@ interface Fields {
  * listed segments as byte ranges (UTF-8) of `block`, its numbers as they are. One record,
  * reused (see rawAt).
  */
-export interface RawRow {
+export interface RawRow extends Numbers {
   block: Buffer;
   idAt: number;
   idLength: number;
@@ -177,18 +181,6 @@ export interface RawRow {
   segments: number;
   segmentAt: number[];
   segmentLength: number[];
-  entries: number;
-  refreshPairs: number;
-  firstInstant: number;
-  firstOffset: number;
-  firstNegative: boolean;
-  lastInstant: number;
-  lastOffset: number;
-  lastNegative: boolean;
-  /** The cadence: refreshes, the longest gap (-1: none), the gap histogram. */
-  count: number;
-  longest: number;
-  histogram: number[];
 }
 
 /** Packed states live in blocks of 1 MiB (none spans two): no doubling, no copy as they grow. */
@@ -209,7 +201,7 @@ export class RetiredIds {
   /** The record of read(): no call holds it past its return. */
   private readonly fields: Fields = { order: 0, id: '', segments: null, selected: null, entries: 0, refreshPairs: 0, diagnosed: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, histogram: [] };
   /** The record of rawAt(): no call holds it past its return. */
-  private readonly raw: RawRow = { block: Buffer.alloc(0), idAt: 0, idLength: 0, segments: 0, segmentAt: [], segmentLength: [], entries: 0, refreshPairs: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, longest: 0, histogram: [] };
+  private readonly raw: RawRow = { block: Buffer.alloc(0), idAt: 0, idLength: 0, segments: 0, segmentAt: [], segmentLength: [], entries: 0, refreshPairs: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, histogram: [] };
   /** The gaps rowAt() reads: no call holds them past its return. */
   private readonly gaps: number[] = [];
   /** Bytes used of the last block. */
@@ -361,21 +353,7 @@ export class RetiredIds {
       }
       r.segments = selected;
     }
-    r.entries = c.num();
-    r.refreshPairs = c.num();
-    r.firstInstant = c.num();
-    r.firstOffset = c.num();
-    const negatives = c.num();
-    r.firstNegative = (negatives & 1) !== 0;
-    r.lastNegative = (negatives & 2) !== 0;
-    r.lastInstant = r.firstInstant + c.num();
-    r.lastOffset = c.num();
-    r.count = c.num();
-    c.num();
-    r.longest = c.num();
-    const h = r.histogram;
-    h.length = 0;
-    for (let n = c.num(); n > 0; n--) h.push(c.num());
+    readNumbers(c, r, r.histogram);
     return r;
   }
 
@@ -420,22 +398,27 @@ export class RetiredIds {
     f.id = c.str();
     f.segments = c.strs();
     f.selected = c.strs();
-    f.entries = c.num();
-    f.refreshPairs = c.num();
-    f.firstInstant = c.num();
-    f.firstOffset = c.num();
-    const negatives = c.num();
-    f.firstNegative = (negatives & 1) !== 0;
-    f.lastNegative = (negatives & 2) !== 0;
-    f.lastInstant = f.firstInstant + c.num();
-    f.lastOffset = c.num();
-    f.count = c.num();
-    f.last = f.firstInstant + c.num();
-    f.longest = c.num();
-    histogram.length = 0;
-    for (let n = c.num(); n > 0; n--) histogram.push(c.num());
-    f.histogram = histogram;
+    readNumbers(c, f, histogram);
     return f;
   }
+}
+
+/** The numbers of a packed state, at `c` past its strings, in the order put() writes them; the gaps into `histogram`. */
+function readNumbers(c: Cursor, n: Numbers, histogram: number[]): void {
+  n.entries = c.num();
+  n.refreshPairs = c.num();
+  n.firstInstant = c.num();
+  n.firstOffset = c.num();
+  const negatives = c.num();
+  n.firstNegative = (negatives & 1) !== 0;
+  n.lastNegative = (negatives & 2) !== 0;
+  n.lastInstant = n.firstInstant + c.num();
+  n.lastOffset = c.num();
+  n.count = c.num();
+  n.last = n.firstInstant + c.num();
+  n.longest = c.num();
+  histogram.length = 0;
+  for (let k = c.num(); k > 0; k--) histogram.push(c.num());
+  n.histogram = histogram;
 }
 
