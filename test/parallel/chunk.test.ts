@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entryStartFrom } from '../../src/parallel/chunk.js';
-import { BACKLOG, chunkSize, defaultJobs, freeWorker, held, MAX_DEFAULT_JOBS } from '../../src/parallel/read.js';
+import { BACKLOG, chunkSize, chunkStarts, defaultJobs, freeWorker, held, MAX_DEFAULT_JOBS } from '../../src/parallel/read.js';
 import { RecordReader, RecordWriter } from '../../src/parallel/records.js';
 import { EntryReader, newEntry, type Entry } from '../../src/parse/entry.js';
 import { Assembler } from '../../src/parse/assembler.js';
@@ -101,6 +101,27 @@ describe('chunk plan', () => {
     expect(chunkSize(1000, 2)).toBe(1 << 16);
     expect(chunkSize(100 << 20, 2)).toBe(8 << 20);
     expect(chunkSize(16 << 20, 2)).toBe(2 << 20);
+  });
+
+  it('cuts the last chunks finer, so that the end waits for little', () => {
+    for (const [size, jobs] of [[1e9, 2], [1e9, 4], [300e6, 2], [16 << 20, 2], [1000, 2], [0, 2]]) {
+      const starts = chunkStarts(size, jobs);
+      const lengths = starts.slice(1).map((s, i) => s - starts[i]);
+      expect(starts[0]).toBe(0);
+      expect(starts[starts.length - 1]).toBe(size);
+      expect(lengths.length).toBeGreaterThan(0);
+      if (size > 0) expect(Math.min(...lengths)).toBeGreaterThan(0);
+      const first = chunkSize(size, jobs);
+      // Never larger than the first, never smaller than an eighth of it (or 64 KiB), but the very last.
+      for (const n of lengths) expect(n).toBeLessThanOrEqual(first);
+      for (const n of lengths.slice(0, -1)) expect(n).toBeGreaterThanOrEqual(Math.max(1 << 16, Math.ceil(first / 8)));
+      // What a worker can hold at the end (BACKLOG chunks) is an eighth of what it was.
+      if (size >= 100 << 20) expect(lengths.slice(-BACKLOG).reduce((a, b) => a + b)).toBeLessThanOrEqual((BACKLOG * first) / 8);
+    }
+    // A 1 GB file with 2 threads: 8 MiB chunks, then finer ones over the last 64 MiB.
+    const starts = chunkStarts(1e9, 2);
+    expect(starts[1]).toBe(8 << 20);
+    expect(starts.length - 1).toBeLessThan(Math.ceil(1e9 / (8 << 20)) + 20);
   });
 });
 
