@@ -23,9 +23,9 @@ function clock(i: number): string {
   return [Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, s % 60].map((n) => String(n).padStart(2, '0')).join(':');
 }
 
-function buildLog(): string {
+function buildLog(bytes = 700_000): string {
   const parts: string[] = [];
-  for (let i = 0, size = 0; size < 700_000; i++, size = parts.length * 200) {
+  for (let i = 0, size = 0; size < bytes; i++, size = parts.length * 200) {
     const t = clock(i);
     const id = `${(0x10000000 + (i % 500)).toString(16)}`;
     if (i % 7 === 0) parts.push(imap(t, { id }));
@@ -40,7 +40,9 @@ const path = join(dir, 'big.log');
 const text = buildLog();
 writeFileSync(path, text);
 
-async function report(jobs: number, plan?: (k: number) => number): Promise<string> {
+/** The JSON of one reading (no plan), or of a parallel one: each chunk's owner fixed by `plan`, or decided as the reading goes. */
+async function report(jobs: number, plan?: ((k: number) => number) | 'as it goes', file = { path, text }): Promise<string> {
+  const { path, text } = file;
   const violations: unknown[] = [];
   const checker = new StreamChecker({ pairWindow: 1, severities: severities({}) }, (v: unknown) => violations.push(v));
   const feed = checker.addFile('big.log');
@@ -50,7 +52,7 @@ async function report(jobs: number, plan?: (k: number) => number): Promise<strin
   } else {
     const fd = openSync(path, 'r');
     try {
-      await readInParallel(path, fd, text.length, jobs, feed, new AbortController().signal, undefined, plan);
+      await readInParallel(path, fd, text.length, jobs, feed, new AbortController().signal, undefined, plan === 'as it goes' ? undefined : plan);
     } finally {
       closeSync(fd);
     }
@@ -71,6 +73,20 @@ describe('chunk owners', () => {
       ['mixed', (k) => [HERE, 0, AHEAD, 1, AHEAD, HERE, 0, 0, AHEAD][k % 9]],
     ];
     for (const [name, plan] of plans) expect(await report(3, plan), name).toBe(single);
+  });
+
+  it('give the same report with chunks of several sizes, the last ones finer', async () => {
+    // 6 MB with 2 threads: chunks of 750 KB, down to 94 KB over the last 6 × 750 KB.
+    const text = buildLog(6_000_000);
+    const file = { path: join(dir, 'bigger.log'), text };
+    writeFileSync(file.path, text);
+    const starts = chunkStarts(text.length, 2);
+    const lengths = new Set(starts.slice(1).map((s: number, i: number) => s - starts[i]));
+    expect(lengths.size).toBeGreaterThan(4);
+    const single = await report(1, undefined, file);
+    expect(await report(2, (k) => [0, AHEAD, HERE][k % 3], file)).toBe(single);
+    // Owners decided as the reading goes, as a run decides them.
+    expect(await report(2, 'as it goes', file)).toBe(single);
   });
 });
 
