@@ -338,11 +338,7 @@ export class Analyser {
    * them: every row of the report is then read one way, and written as bytes (row-bytes.ts).
    */
   private packListed(): void {
-    for (const s of this.ids.values()) {
-      if (s.order < 0) continue;
-      this.idOrder[s.order] = this.retired.put(s, s.order);
-      this.ids.delete(s.id);
-    }
+    for (const s of this.ids.values()) if (s.order >= 0) this.pack(s);
     this.lastId = null;
     this.lastIdState = null;
   }
@@ -410,10 +406,15 @@ export class Analyser {
     // Values, not [id, state] pairs: a pair would be made for each of thousands of ids.
     for (const s of this.ids.values()) {
       if (s.pending !== null || s === this.lastIdState || (s.order >= 0 && s.order < REFRESH_ROWS) || this.now - s.seenAt <= this.retire.afterSeconds) continue;
-      const at = this.retired.put(s, s.order);
-      if (s.order >= 0) this.idOrder[s.order] = at;
-      this.ids.delete(s.id);
+      this.pack(s);
     }
+  }
+
+  /** Moves `s` from its objects into the packed ids; its place in the order then says where it is. */
+  private pack(s: IdState): void {
+    const at = this.retired.put(s, s.order);
+    if (s.order >= 0) this.idOrder[s.order] = at;
+    this.ids.delete(s.id);
   }
 
   /** The pairing slot of lookups without a request id. */

@@ -24,6 +24,12 @@ export function ascii(text: string): Uint8Array {
   return Uint8Array.from(text, (c) => c.charCodeAt(0));
 }
 
+/** `text` (ASCII) into `buf` at `at`; returns where it ends. */
+export function asciiInto(buf: Uint8Array, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) buf[at++] = text.charCodeAt(i);
+  return at;
+}
+
 /** True when `pattern` stands at `at` and ends by `to`. */
 export function matchAt(buf: Uint8Array, at: number, to: number, pattern: Uint8Array): boolean {
   if (at < 0 || at + pattern.length > to) return false;

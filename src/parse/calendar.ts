@@ -1,6 +1,8 @@
 // Calendar arithmetic on the proleptic Gregorian calendar, without Date:
 // Date.UTC maps years 0-99 to 1900-1999, and a log may hold any 4-digit year.
 
+import { asciiInto } from './bytes.js';
+
 export const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -134,12 +136,6 @@ let bytesZoneOffset = NaN;
 let bytesZoneNegative = false;
 const zoneBytes = new Uint8Array(16);
 let zoneLength = 0;
-
-/** `text` (ASCII) into `buf` at `at`; returns where it ends. */
-function asciiInto(buf: Uint8Array, at: number, text: string): number {
-  for (let i = 0; i < text.length; i++) buf[at++] = text.charCodeAt(i);
-  return at;
-}
 
 /** Instants and offsets (seconds) isoInto writes itself: years of four digits, zones of hours. */
 const INTO_INSTANT = 1e11;

@@ -7,6 +7,7 @@
 
 import type { PackedRows, RawRow, RetiredIds } from '../analyse/retired.js';
 import { median } from '../analyse/cadence.js';
+import { ascii, asciiInto } from '../parse/bytes.js';
 import { isoInto } from '../parse/calendar.js';
 import { WRITE_PIECE } from './reporter.js';
 import { rowText } from './row-text.js';
@@ -14,43 +15,42 @@ import { rowText } from './row-text.js';
 /** Room a row takes besides its strings: keys, indentation, numbers, two stamps. */
 const ROW_ROOM = 512;
 
-const enc = (s: string) => Buffer.from(s, 'latin1');
 const INDENTED = {
-  open: enc('[\n    '),
-  between: enc(',\n    '),
-  close: enc('\n  ]'),
-  id: enc('{\n      "id": "'),
-  segments: enc('",\n      "sessionSegments": '),
-  firstSegment: enc('[\n        "'),
-  nextSegment: enc('",\n        "'),
-  lastSegment: enc('"\n      ],\n      "entries": '),
-  noSegments: enc('[],\n      "entries": '),
-  refreshPairs: enc(',\n      "refreshPairs": '),
-  first: enc(',\n      "first": "'),
-  last: enc('",\n      "last": "'),
-  refreshes: enc('",\n      "refreshCadence": {\n        "refreshes": '),
-  median: enc(',\n        "medianGapSeconds": '),
-  longest: enc(',\n        "longestGapSeconds": '),
-  end: enc('\n      }\n    }'),
+  open: ascii('[\n    '),
+  between: ascii(',\n    '),
+  close: ascii('\n  ]'),
+  id: ascii('{\n      "id": "'),
+  segments: ascii('",\n      "sessionSegments": '),
+  firstSegment: ascii('[\n        "'),
+  nextSegment: ascii('",\n        "'),
+  lastSegment: ascii('"\n      ],\n      "entries": '),
+  noSegments: ascii('[],\n      "entries": '),
+  refreshPairs: ascii(',\n      "refreshPairs": '),
+  first: ascii(',\n      "first": "'),
+  last: ascii('",\n      "last": "'),
+  refreshes: ascii('",\n      "refreshCadence": {\n        "refreshes": '),
+  median: ascii(',\n        "medianGapSeconds": '),
+  longest: ascii(',\n        "longestGapSeconds": '),
+  end: ascii('\n      }\n    }'),
 };
 type Words = typeof INDENTED;
 const FLAT: Words = {
-  open: enc('['),
-  between: enc(','),
-  close: enc(']'),
-  id: enc('{"id":"'),
-  segments: enc('","sessionSegments":'),
-  firstSegment: enc('["'),
-  nextSegment: enc('","'),
-  lastSegment: enc('"],"entries":'),
-  noSegments: enc('[],"entries":'),
-  refreshPairs: enc(',"refreshPairs":'),
-  first: enc(',"first":"'),
-  last: enc('","last":"'),
-  refreshes: enc('","refreshCadence":{"refreshes":'),
-  median: enc(',"medianGapSeconds":'),
-  longest: enc(',"longestGapSeconds":'),
-  end: enc('}}'),
+  open: ascii('['),
+  between: ascii(','),
+  close: ascii(']'),
+  id: ascii('{"id":"'),
+  segments: ascii('","sessionSegments":'),
+  firstSegment: ascii('["'),
+  nextSegment: ascii('","'),
+  lastSegment: ascii('"],"entries":'),
+  noSegments: ascii('[],"entries":'),
+  refreshPairs: ascii(',"refreshPairs":'),
+  first: ascii(',"first":"'),
+  last: ascii('","last":"'),
+  refreshes: ascii('","refreshCadence":{"refreshes":'),
+  median: ascii(',"medianGapSeconds":'),
+  longest: ascii(',"longestGapSeconds":'),
+  end: ascii('}}'),
 };
 
 /** Whether bytes [at, at + length) of `buf` stand in JSON as they are: printable ASCII but `"` and `\`. */
@@ -132,8 +132,7 @@ class Pieces {
   }
 
   ascii(text: string): void {
-    const buf = this.buf;
-    for (let i = 0; i < text.length; i++) buf[this.at++] = text.charCodeAt(i);
+    this.at = asciiInto(this.buf, this.at, text);
   }
 }
 
