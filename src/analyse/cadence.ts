@@ -109,25 +109,25 @@ export function cadenceOf(count: number, longest: number, histogram: readonly nu
 }
 
 /**
- * The median of a packed histogram, sorted by gap (see COUNT_BITS): the mean of the two
- * middle values for an even count; null when it is empty. Read in place, for every row
- * of a report of a hundred thousand ids.
+ * The median of a packed histogram, sorted by gap (see COUNT_BITS), or of its first
+ * `length` places: the mean of the two middle values for an even count; null when it is
+ * empty. Read in place, for every row of a report of a hundred thousand ids.
  */
-export function median(histogram: readonly number[]): number | null {
+export function median(histogram: ArrayLike<number>, length: number = histogram.length): number | null {
   let total = 0;
-  for (let i = 0; i < histogram.length; i++) total += countOf(histogram[i]);
+  for (let i = 0; i < length; i++) total += countOf(histogram[i]);
   if (total === 0) return null;
-  return total % 2 === 1 ? nthGap(histogram, (total - 1) / 2) : (nthGap(histogram, total / 2 - 1) + nthGap(histogram, total / 2)) / 2;
+  return total % 2 === 1 ? nthGap(histogram, length, (total - 1) / 2) : (nthGap(histogram, length, total / 2 - 1) + nthGap(histogram, length, total / 2)) / 2;
 }
 
-/** The k-th gap (0-based) of a packed histogram, in order. Indexed loops: no iterator objects. */
-function nthGap(histogram: readonly number[], k: number): number {
+/** The k-th gap (0-based) of the first `length` places of a packed histogram, in order. Indexed loops: no iterator objects. */
+function nthGap(histogram: ArrayLike<number>, length: number, k: number): number {
   let seen = 0;
-  for (let i = 0; i < histogram.length; i++) {
+  for (let i = 0; i < length; i++) {
     seen += countOf(histogram[i]);
     if (seen > k) return gapOf(histogram[i]);
   }
-  return gapOf(histogram[histogram.length - 1]);
+  return gapOf(histogram[length - 1]);
 }
 
 export function gapNote(requestId: string, from: number, seconds: number, offset: number, negative: boolean, describe: (s: number) => string): GapNote {

@@ -151,8 +151,8 @@ interface Fields extends Numbers {
   diagnosed: number;
 }
 
-/** The numbers a packed state ends with, after its strings (see readNumbers). */
-interface Numbers {
+/** The numbers a packed state ends with, after its strings (see readScalars), but its gaps. */
+interface Scalars {
   entries: number;
   refreshPairs: number;
   firstInstant: number;
@@ -165,6 +165,10 @@ interface Numbers {
   count: number;
   last: number;
   longest: number;
+}
+
+/** All of a packed state's numbers: its scalars and its gap histogram. */
+interface Numbers extends Scalars {
   histogram: number[];
 }
 
@@ -173,7 +177,7 @@ interface Numbers {
  * listed segments as byte ranges (UTF-8) of `block`, its numbers as they are. One record,
  * reused (see rawAt).
  */
-export interface RawRow extends Numbers {
+export interface RawRow extends Scalars {
   block: Buffer;
   idAt: number;
   idLength: number;
@@ -181,6 +185,9 @@ export interface RawRow extends Numbers {
   segments: number;
   segmentAt: number[];
   segmentLength: number[];
+  /** The gap histogram: its first `gapCount` places (an array reused from row to row, grown when a row needs more). */
+  gaps: Float64Array;
+  gapCount: number;
 }
 
 /** Packed states live in blocks of 1 MiB (none spans two): no doubling, no copy as they grow. */
@@ -201,7 +208,7 @@ export class RetiredIds {
   /** The record of read(): no call holds it past its return. */
   private readonly fields: Fields = { order: 0, id: '', segments: null, selected: null, entries: 0, refreshPairs: 0, diagnosed: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, histogram: [] };
   /** The record of rawAt(): no call holds it past its return. */
-  private readonly raw: RawRow = { block: Buffer.alloc(0), idAt: 0, idLength: 0, segments: 0, segmentAt: [], segmentLength: [], entries: 0, refreshPairs: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, histogram: [] };
+  private readonly raw: RawRow = { block: Buffer.alloc(0), idAt: 0, idLength: 0, segments: 0, segmentAt: [], segmentLength: [], entries: 0, refreshPairs: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, gaps: new Float64Array(64), gapCount: 0 };
   /** The gaps rowAt() reads: no call holds them past its return. */
   private readonly gaps: number[] = [];
   /** Bytes used of the last block. */
@@ -353,7 +360,14 @@ export class RetiredIds {
       }
       r.segments = selected;
     }
-    readNumbers(c, r, r.histogram);
+    readScalars(c, r);
+    // Into a typed array: a number[] emptied for each row (`length = 0`) cost a call into
+    // the runtime and a new backing store a row.
+    const n = c.num();
+    if (n > r.gaps.length) r.gaps = new Float64Array(Math.max(n, 2 * r.gaps.length));
+    const gaps = r.gaps;
+    for (let k = 0; k < n; k++) gaps[k] = c.num();
+    r.gapCount = n;
     return r;
   }
 
@@ -405,6 +419,14 @@ export class RetiredIds {
 
 /** The numbers of a packed state, at `c` past its strings, in the order put() writes them; the gaps into `histogram`. */
 function readNumbers(c: Cursor, n: Numbers, histogram: number[]): void {
+  readScalars(c, n);
+  histogram.length = 0;
+  for (let k = c.num(); k > 0; k--) histogram.push(c.num());
+  n.histogram = histogram;
+}
+
+/** The numbers of a packed state before its gap histogram, at `c` past its strings; `c` is left at the histogram. */
+function readScalars(c: Cursor, n: Scalars): void {
   n.entries = c.num();
   n.refreshPairs = c.num();
   n.firstInstant = c.num();
@@ -417,8 +439,5 @@ function readNumbers(c: Cursor, n: Numbers, histogram: number[]): void {
   n.count = c.num();
   n.last = n.firstInstant + c.num();
   n.longest = c.num();
-  histogram.length = 0;
-  for (let k = c.num(); k > 0; k--) histogram.push(c.num());
-  n.histogram = histogram;
 }
 

@@ -1,7 +1,7 @@
 // Calendar arithmetic on the proleptic Gregorian calendar, without Date:
 // Date.UTC maps years 0-99 to 1900-1999, and a log may hold any 4-digit year.
 
-import { asciiInto } from './bytes.js';
+import { ascii, asciiInto } from './bytes.js';
 
 export const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -128,14 +128,12 @@ export function isoAt(instant: number, offsetSeconds: number, negative: boolean)
   return lastDayText + TWO_DIGITS[hour] + ':' + TWO_DIGITS[minute] + ':' + TWO_DIGITS[second] + zoneText(offsetSeconds, negative);
 }
 
-/** isoInto's last day and zone, as bytes. */
+/** isoInto's last day and zone, as bytes: each copied whole by TypedArray#set. */
 let bytesDay = NaN;
-const dayBytes = new Uint8Array(32);
-let dayLength = 0;
+let dayBytes: Uint8Array = new Uint8Array(0);
 let bytesZoneOffset = NaN;
 let bytesZoneNegative = false;
-const zoneBytes = new Uint8Array(16);
-let zoneLength = 0;
+let zoneBytes: Uint8Array = new Uint8Array(0);
 
 /** Instants and offsets (seconds) isoInto writes itself: years of four digits, zones of hours. */
 const INTO_INSTANT = 1e11;
@@ -154,26 +152,30 @@ export function isoInto(buf: Uint8Array, at: number, instant: number, offsetSeco
     return asciiInto(buf, at, isoAt(instant, offsetSeconds, negative));
   }
   if (days !== bytesDay) {
-    dayLength = asciiInto(dayBytes, 0, dateText(civilFromSeconds(days * 86400)));
+    dayBytes = ascii(dateText(civilFromSeconds(days * 86400)));
     bytesDay = days;
   }
   if (offsetSeconds !== bytesZoneOffset || negative !== bytesZoneNegative) {
-    zoneLength = asciiInto(zoneBytes, 0, zoneText(offsetSeconds, negative));
+    zoneBytes = ascii(zoneText(offsetSeconds, negative));
     bytesZoneOffset = offsetSeconds;
     bytesZoneNegative = negative;
   }
-  for (let i = 0; i < dayLength; i++) buf[at++] = dayBytes[i];
-  const hour = Math.floor(rest / 3600);
-  const minute = Math.floor((rest - hour * 3600) / 60);
-  const second = rest - hour * 3600 - minute * 60;
-  buf[at++] = 48 + Math.floor(hour / 10);
-  buf[at++] = 48 + (hour % 10);
-  buf[at++] = 58;
-  buf[at++] = 48 + Math.floor(minute / 10);
-  buf[at++] = 48 + (minute % 10);
-  buf[at++] = 58;
-  buf[at++] = 48 + Math.floor(second / 10);
-  buf[at++] = 48 + (second % 10);
-  for (let i = 0; i < zoneLength; i++) buf[at++] = zoneBytes[i];
-  return at;
+  buf.set(dayBytes, at);
+  at += dayBytes.length;
+  // A second of the day, 0 to 86,399: in 32-bit integers, where `/ 10 | 0` is a multiplication.
+  const r = rest | 0;
+  const hour = (r / 3600) | 0;
+  const minute = ((r - hour * 3600) / 60) | 0;
+  const second = r - hour * 3600 - minute * 60;
+  buf[at] = 48 + ((hour / 10) | 0);
+  buf[at + 1] = 48 + (hour % 10);
+  buf[at + 2] = 58;
+  buf[at + 3] = 48 + ((minute / 10) | 0);
+  buf[at + 4] = 48 + (minute % 10);
+  buf[at + 5] = 58;
+  buf[at + 6] = 48 + ((second / 10) | 0);
+  buf[at + 7] = 48 + (second % 10);
+  at += 8;
+  buf.set(zoneBytes, at);
+  return at + zoneBytes.length;
 }

@@ -2,7 +2,9 @@
 // (retired.ts): ids and segments are copied as the bytes they are packed in, numbers and
 // stamps are written digit by digit. Made as strings (rowAt, then rowText), a row cost
 // about 4 µs and the list of *short* (117,000 ids, 43 MB) 400-500 ms, with one core busy
-// and the rest of the run done. The text is that of listText(rowText) over the same rows
+// and the rest of the run done; as bytes, 2.6 µs a row where words went byte by byte,
+// digits by Math.floor and gaps into a number[], 1.7 since (117,000 rows of *short*'s
+// shape, 15 passes). The text is that of listText(rowText) over the same rows
 // (a test holds it to that); a row with anything JSON would escape is written by rowText.
 
 import type { PackedRows, RawRow, RetiredIds } from '../analyse/retired.js';
@@ -20,11 +22,11 @@ const INDENTED = {
   between: ascii(',\n    '),
   close: ascii('\n  ]'),
   id: ascii('{\n      "id": "'),
-  segments: ascii('",\n      "sessionSegments": '),
-  firstSegment: ascii('[\n        "'),
+  // The words after the id, into the segments: one copy, not two.
+  firstSegment: ascii('",\n      "sessionSegments": [\n        "'),
   nextSegment: ascii('",\n        "'),
   lastSegment: ascii('"\n      ],\n      "entries": '),
-  noSegments: ascii('[],\n      "entries": '),
+  noSegments: ascii('",\n      "sessionSegments": [],\n      "entries": '),
   refreshPairs: ascii(',\n      "refreshPairs": '),
   first: ascii(',\n      "first": "'),
   last: ascii('",\n      "last": "'),
@@ -39,11 +41,10 @@ const FLAT: Words = {
   between: ascii(','),
   close: ascii(']'),
   id: ascii('{"id":"'),
-  segments: ascii('","sessionSegments":'),
-  firstSegment: ascii('["'),
+  firstSegment: ascii('","sessionSegments":["'),
   nextSegment: ascii('","'),
   lastSegment: ascii('"],"entries":'),
-  noSegments: ascii('[],"entries":'),
+  noSegments: ascii('","sessionSegments":[],"entries":'),
   refreshPairs: ascii(',"refreshPairs":'),
   first: ascii(',"first":"'),
   last: ascii('","last":"'),
@@ -98,11 +99,9 @@ class Pieces {
   }
 
   put(bytes: Uint8Array): void {
-    // Byte by byte: for a few bytes as quick as TypedArray.set (about 60 ns a call either way).
-    const buf = this.buf;
-    let at = this.at;
-    for (let i = 0; i < bytes.length; i++) buf[at++] = bytes[i];
-    this.at = at;
+    // TypedArray#set, a copy in C++: a word of 15 bytes took 30 ns, against 45 byte by byte.
+    this.buf.set(bytes, this.at);
+    this.at += bytes.length;
   }
 
   copy(from: Uint8Array, at: number, length: number): void {
@@ -117,15 +116,18 @@ class Pieces {
     if (n === null || !Number.isFinite(n)) {
       this.ascii('null');
     } else if (Number.isInteger(n) && n >= 0 && n < 2 ** 31) {
+      // In 32-bit integers: `(m / 10) | 0` is a multiplication, Math.floor a division.
       const buf = this.buf;
       let digits = 1;
-      for (let m = n; m >= 10; m = Math.floor(m / 10)) digits++;
+      for (let m = n; m >= 10; m = (m / 10) | 0) digits++;
       let at = this.at + digits;
       this.at = at;
+      let m = n | 0;
       do {
-        buf[--at] = 48 + (n % 10);
-        n = Math.floor(n / 10);
-      } while (n > 0);
+        const q = (m / 10) | 0;
+        buf[--at] = 48 + m - q * 10;
+        m = q;
+      } while (m > 0);
     } else {
       this.ascii(String(n));
     }
@@ -139,7 +141,6 @@ class Pieces {
 function writeRow(out: Pieces, r: RawRow, w: Words): void {
   out.put(w.id);
   out.copy(r.block, r.idAt, r.idLength);
-  out.put(w.segments);
   if (r.segments === 0) {
     out.put(w.noSegments);
   } else {
@@ -159,7 +160,7 @@ function writeRow(out: Pieces, r: RawRow, w: Words): void {
   out.put(w.refreshes);
   out.number(r.count);
   out.put(w.median);
-  out.number(median(r.histogram));
+  out.number(median(r.gaps, r.gapCount));
   out.put(w.longest);
   out.number(r.longest < 0 ? null : r.longest);
   out.put(w.end);
