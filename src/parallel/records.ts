@@ -239,7 +239,7 @@ export class RecordReader {
       this.signatures.length = 0;
     }
     // Kept as they came: internalized (runs 20-22), they spared the write barrier no more
-    // than internalizing cost (README, Speed).
+    // than internalizing cost (docs/speed.md).
     for (const s of batch.newStrings) this.strings.push(s);
     for (const [code, message, tableSide] of batch.newSignatures) {
       this.signatures.push({ code, message, key: `${code}\u0000${message}`, tableSide });
