@@ -19,32 +19,87 @@ function hashId(id: string): number {
 }
 
 /**
- * Writes or reads the packed form: whole numbers as varints (7 bits a byte, zigzag for
- * signed ones), instants as varints when they are whole seconds, strings length-prefixed.
- * A session's numbers are small, so most take a byte or two.
+ * The packed form: whole numbers as varints (7 bits a byte, zigzag for signed ones),
+ * instants as varints when they are whole seconds, strings length-prefixed. A session's
+ * numbers are small, so most take a byte or two. Written by functions of a buffer and a
+ * position that return the position past what they wrote: a log of short sessions packs
+ * a hundred thousand ids, and a position in a local stays in a register, where one kept
+ * on a cursor object was loaded and stored for every byte (about 6,000 instructions an
+ * id so, 4,900 now).
  */
+
+/** A whole number 0 ≤ v < 2^53. */
+function writeUint(buf: Buffer, at: number, v: number): number {
+  // Past 2^31 in floating point (every first instant: a quotient and a product, exact
+  // below 2^53, where `%` called the C library's fmod); below it in 32-bit integers.
+  while (v > 0x7fffffff) {
+    const q = Math.floor(v / 0x80);
+    buf[at++] = (v - q * 0x80) | 0x80;
+    v = q;
+  }
+  while (v >= 0x80) {
+    buf[at++] = (v & 0x7f) | 0x80;
+    v >>>= 7;
+  }
+  buf[at++] = v;
+  return at;
+}
+
+/** Any number: a zigzag varint when it is a safe whole number, else a tag and 8 bytes. */
+function writeNum(buf: Buffer, at: number, v: number): number {
+  if (Number.isSafeInteger(v) && Math.abs(v) < 2 ** 51) return writeUint(buf, at, v >= 0 ? v * 2 : -v * 2 - 1);
+  // Not a whole number (NaN, a fraction): tag 1 at the end of the zigzag range.
+  at = writeUint(buf, at, 2 ** 52 + 1);
+  buf.writeDoubleLE(v, at);
+  return at + 8;
+}
+
+function writeStr(buf: Buffer, at: number, v: string): number {
+  // Ids and segments are short ASCII: their length is one varint byte, their chars their
+  // bytes, copied in one pass that also finds whether they are all ASCII (a pass to check,
+  // then one to copy, took half as long again).
+  const n = v.length;
+  if (n < 0x80) {
+    const from = at + 1;
+    let all = 0;
+    for (let k = 0; k < n; k++) {
+      const c = v.charCodeAt(k);
+      all |= c;
+      buf[from + k] = c;
+    }
+    if (all < 0x80) {
+      buf[at] = n;
+      return from + n;
+    }
+  }
+  // Written over: its room is reserved (packedSize).
+  at = writeUint(buf, at, Buffer.byteLength(v, 'utf8'));
+  return at + buf.write(v, at, 'utf8');
+}
+
+/** A list of strings, or null (length 0 is written as 1, null as 0). */
+function writeStrs(buf: Buffer, at: number, v: readonly string[] | null): number {
+  at = writeUint(buf, at, v === null ? 0 : v.length + 1);
+  if (v !== null) for (let i = 0; i < v.length; i++) at = writeStr(buf, at, v[i]);
+  return at;
+}
+
+/** An id's segments as writeStrs writes their list (IdState.segments()), without making the list. */
+function writeSegments(buf: Buffer, at: number, s: IdState): number {
+  if (s.segment === null) return writeUint(buf, at, 1);
+  const more = s.moreSegments;
+  at = writeUint(buf, at, more === null ? 2 : more.length + 2);
+  at = writeStr(buf, at, s.segment);
+  if (more !== null) for (let i = 0; i < more.length; i++) at = writeStr(buf, at, more[i]);
+  return at;
+}
+
+/** Reads the packed form (see writeUint and the others). */
 class Cursor {
   constructor(
     public buf: Buffer,
     public at: number,
   ) {}
-
-  /** A whole number 0 ≤ v < 2^53. */
-  putUint(v: number): void {
-    const buf = this.buf;
-    let at = this.at;
-    // Past 2^31 in floating point; below it (nearly every number) in 32-bit integers.
-    while (v > 0x7fffffff) {
-      buf[at++] = (v % 0x80) | 0x80;
-      v = Math.floor(v / 0x80);
-    }
-    while (v >= 0x80) {
-      buf[at++] = (v & 0x7f) | 0x80;
-      v >>>= 7;
-    }
-    buf[at++] = v;
-    this.at = at;
-  }
 
   uint(): number {
     const buf = this.buf;
@@ -69,18 +124,6 @@ class Cursor {
     return v;
   }
 
-  /** Any number: a zigzag varint when it is a safe whole number, else a tag and 8 bytes. */
-  putNum(v: number): void {
-    if (Number.isSafeInteger(v) && Math.abs(v) < 2 ** 51) {
-      this.putUint(v >= 0 ? v * 2 : -v * 2 - 1);
-      return;
-    }
-    // Not a whole number (NaN, a fraction): tag 1 at the end of the zigzag range.
-    this.putUint(2 ** 52 + 1);
-    this.buf.writeDoubleLE(v, this.at);
-    this.at += 8;
-  }
-
   num(): number {
     const z = this.uint();
     if (z === 2 ** 52 + 1) {
@@ -93,33 +136,11 @@ class Cursor {
     return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
   }
 
-  putStr(v: string): void {
-    // Ids and segments are short ASCII: their length is one varint byte, their chars their bytes.
-    if (v.length < 0x80) {
-      let i = 0;
-      while (i < v.length && v.charCodeAt(i) < 0x80) i++;
-      if (i === v.length) {
-        this.buf[this.at++] = v.length;
-        for (let k = 0; k < v.length; k++) this.buf[this.at++] = v.charCodeAt(k);
-        return;
-      }
-    }
-    const bytes = Buffer.byteLength(v, 'utf8');
-    this.putUint(bytes);
-    this.at += this.buf.write(v, this.at, 'utf8');
-  }
-
   str(): string {
     const n = this.uint();
     const r = this.buf.toString('utf8', this.at, this.at + n);
     this.at += n;
     return r;
-  }
-
-  /** A list of strings, or null (length 0 is written as 1, null as 0). */
-  putStrs(v: readonly string[] | null): void {
-    this.putUint(v === null ? 0 : v.length + 1);
-    if (v !== null) for (let i = 0; i < v.length; i++) this.putStr(v[i]);
   }
 
   strs(): string[] | null {
@@ -133,12 +154,13 @@ class Cursor {
 
 /** Bytes a state takes packed, at the most: 17 a number (a tag and 8 bytes), strings at 3 bytes a char. */
 function packedSize(s: IdState): number {
-  return 17 + (8 + 3 * s.id.length) + strsSize(s.segments()) + strsSize(s.selectedSegments) + 17 * (13 + s.gapHistogram().length);
+  const segments = 8 + (s.segment === null ? 0 : 8 + 3 * s.segment.length) + (s.moreSegments === null ? 0 : strsSize(s.moreSegments) - 8);
+  return 17 + (8 + 3 * s.id.length) + segments + strsSize(s.selectedSegments) + 17 * (13 + s.gapHistogram().length);
 }
 
 function strsSize(v: readonly string[] | null): number {
   let n = 8;
-  if (v !== null) for (const x of v) n += 8 + 3 * x.length;
+  if (v !== null) for (let i = 0; i < v.length; i++) n += 8 + 3 * v[i].length;
   return n;
 }
 
@@ -245,30 +267,30 @@ export class RetiredIds {
       this.used = 0;
     }
     const at = ((this.blocks.length - 1) << BLOCK_BITS) | this.used;
-    const c = this.cursor(at);
-    c.putNum(order);
+    const buf = this.blocks[this.blocks.length - 1];
+    let end = writeNum(buf, this.used, order);
     // Second, so that a report's diagnoses read it past one number, not past the strings.
-    c.putNum(s.diagnosed);
-    c.putStr(s.id);
-    c.putStrs(s.segments());
-    c.putStrs(s.selectedSegments);
-    c.putNum(s.entries);
-    c.putNum(s.refreshPairs);
+    end = writeNum(buf, end, s.diagnosed);
+    end = writeStr(buf, end, s.id);
+    end = writeSegments(buf, end, s);
+    end = writeStrs(buf, end, s.selectedSegments);
+    end = writeNum(buf, end, s.entries);
+    end = writeNum(buf, end, s.refreshPairs);
     // The last instants as distances from the first: small numbers.
-    c.putNum(s.firstInstant);
-    c.putNum(s.firstOffset);
-    c.putNum((s.firstNegative ? 1 : 0) | (s.lastNegative ? 2 : 0));
-    c.putNum(s.lastInstant - s.firstInstant);
-    c.putNum(s.lastOffset);
+    end = writeNum(buf, end, s.firstInstant);
+    end = writeNum(buf, end, s.firstOffset);
+    end = writeNum(buf, end, (s.firstNegative ? 1 : 0) | (s.lastNegative ? 2 : 0));
+    end = writeNum(buf, end, s.lastInstant - s.firstInstant);
+    end = writeNum(buf, end, s.lastOffset);
     // Indexed, not destructured or iterated: those make iterator objects, and ids are packed by the hundred thousand.
     const cadence = s.cadenceState();
-    c.putNum(cadence[0]);
-    c.putNum(cadence[1] - s.firstInstant);
-    c.putNum(cadence[2]);
+    end = writeNum(buf, end, cadence[0]);
+    end = writeNum(buf, end, cadence[1] - s.firstInstant);
+    end = writeNum(buf, end, cadence[2]);
     const h = s.gapHistogram();
-    c.putNum(h.length);
-    for (let i = 0; i < h.length; i++) c.putNum(h[i]);
-    this.used = c.at;
+    end = writeNum(buf, end, h.length);
+    for (let i = 0; i < h.length; i++) end = writeNum(buf, end, h[i]);
+    this.used = end;
     // At most three quarters of the places taken or GONE: a probe always meets an EMPTY.
     if ((this.count + this.gone + 1) * 4 > this.table.length * 3) this.rehash();
     this.place(hashId(s.id), at);

@@ -5,9 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { IdState } from '../../src/analyse/aggregates.js';
 import { RetiredIds } from '../../src/analyse/retired.js';
 
+// Ids and segments of every kind the packing writes apart: ASCII, Latin-1 (ü), beyond
+// it (€), and 128 characters or more (a length of two bytes).
 function state(i: number): IdState {
-  const s = new IdState(`id${i.toString(36)}ü`);
-  s.addSegment(`cpsess${1_000_000_000 + i}`);
+  const s = new IdState(i % 5 === 0 ? `id${i.toString(36)}€` : i % 5 === 1 ? `${i.toString(16).padStart(8, '0')}` : `id${i.toString(36)}ü`);
+  s.addSegment(i % 11 === 0 ? `cpsess${'0'.repeat(130)}${i}` : `cpsess${1_000_000_000 + i}`);
   if (i % 3 === 0) s.addSegment('cpsess9999999999');
   s.seen(1_763_700_000 + i, 3600, false);
   s.seen(1_763_700_000 + i * 2 + 60, i % 2 === 0 ? -18000 : 0, i % 2 === 0);
