@@ -154,13 +154,20 @@ class Cursor {
 
 /** Bytes a state takes packed, at the most: 17 a number (a tag and 8 bytes), strings at 3 bytes a char. */
 function packedSize(s: IdState): number {
-  const segments = 8 + (s.segment === null ? 0 : 8 + 3 * s.segment.length) + (s.moreSegments === null ? 0 : strsSize(s.moreSegments) - 8);
-  return 17 + (8 + 3 * s.id.length) + segments + strsSize(s.selectedSegments) + 17 * (13 + s.gapHistogram().length);
+  // The segments as writeSegments writes them: a count, the first, the rest.
+  const segments = 8 + (s.segment === null ? 0 : strSize(s.segment)) + strsSize(s.moreSegments) - 8;
+  return 17 + strSize(s.id) + segments + strsSize(s.selectedSegments) + 17 * (13 + s.gapHistogram().length);
 }
 
+/** A string's length varint and its bytes, at the most. */
+function strSize(v: string): number {
+  return 8 + 3 * v.length;
+}
+
+/** A list's count and its strings, at the most. */
 function strsSize(v: readonly string[] | null): number {
   let n = 8;
-  if (v !== null) for (let i = 0; i < v.length; i++) n += 8 + 3 * v[i].length;
+  if (v !== null) for (let i = 0; i < v.length; i++) n += strSize(v[i]);
   return n;
 }
 
