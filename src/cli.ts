@@ -55,7 +55,7 @@ interface AnalyseFlags {
   gap?: number;
 }
 
-/** Below this (measured on 2 cores), threads cost more to start than they save; an explicit --jobs lifts it. */
+/** Inputs holding less than this in all (measured on 2 cores): threads cost more to start than they save; an explicit --jobs lifts it. */
 const PARALLEL_FROM = 200 * 1000 * 1000;
 
 function parseSeconds(value: string): number {
@@ -245,7 +245,7 @@ function program(io: Io, setStatus: (status: number) => void, options: { pollMs?
     .option('--request-id <id>', 'report only this request id (repeatable)', collect)
     .option('--segment <segment>', 'report only this session segment, cpsess… (repeatable)', collect)
     .option('--gap <minutes>', 'note refresh gaps longer than this (default 5)', parseMinutes)
-    .option('-j, --jobs <n>', `threads that parse a large file (default: the cores, at most ${MAX_DEFAULT_JOBS}: ${defaultJobs()} here)`, parsePositive)
+    .option('-j, --jobs <n>', `threads that parse large files (default: the cores, at most ${MAX_DEFAULT_JOBS}: ${defaultJobs()} here)`, parsePositive)
     .option('--log-name <name>', "the metrics' log label (default: the inputs as given)")
     .option('--metrics-listen <host:port>', 'with --follow or a stream: serve live Prometheus metrics at http://HOST:PORT/metrics')
     .option('--host <name>', `the host the report speaks for (default: this machine's name, ${hostname()})`)

@@ -8,7 +8,8 @@ import { InputError } from './errors.js';
 import type { Feed, Stream } from './feed.js';
 import type { CheckpointStore } from './input/checkpoints.js';
 import { followFile } from './input/follow.js';
-import { chunkSize, readInParallel } from './parallel/read.js';
+import { Parsers } from './parallel/parsers.js';
+import { readInParallel, readsInParallel, workerCount } from './parallel/read.js';
 import { readingOrder } from './input/order.js';
 import { isLiveInput } from './input/live.js';
 import { closeInputs, inputBytes, looksBinary, openInputs, reason, type Input } from './input/source.js';
@@ -26,7 +27,7 @@ export interface ReadOptions {
   pollMs?: number;
   /** Threads that may parse one large file (1: this thread alone). */
   jobs: number;
-  /** Files this large or larger are read by `jobs` threads. */
+  /** Runs whose regular files hold this much or more are read by `jobs` threads (each file of more than one chunk). */
   parallelFrom: number;
   /** Hears of bytes as they are read (for a progress bar). */
   onRead?: (bytes: number) => void;
@@ -40,12 +41,29 @@ function binaryNote(name: string, opts: ReadOptions): void {
   opts.note?.(`${name} looks like a binary file (it holds NUL bytes); reading it as a log all the same`);
 }
 
-/** A plain regular file large enough to be cut into chunks for several threads. */
-function parallelSize(input: Input, opts: ReadOptions): number | null {
-  const fd = input.stream ? null : input.name === '-' ? 0 : input.fd;
+/** The descriptor of a file input that may be read at any offset (stdin counts when redirected from a file), or null. */
+function inputFd(input: Input): number | null {
+  return input.stream ? null : input.name === '-' ? 0 : input.fd;
+}
+
+/** Bytes the regular files among the inputs hold. */
+function regularBytes(inputs: readonly Input[]): number {
+  let total = 0;
+  for (const input of inputs) {
+    const fd = inputFd(input);
+    if (fd === null) continue;
+    const st = fstatSync(fd);
+    if (st.isFile()) total += st.size;
+  }
+  return total;
+}
+
+/** A plain regular file to be cut into chunks for several threads, in a run whose regular files hold `total` bytes. */
+function parallelSize(input: Input, opts: ReadOptions, total: number): number | null {
+  const fd = inputFd(input);
   if (fd === null || opts.jobs < 2) return null;
   const st = fstatSync(fd);
-  if (!st.isFile() || st.size < opts.parallelFrom || st.size <= chunkSize(st.size, opts.jobs)) return null;
+  if (!st.isFile() || !readsInParallel(st.size, total, opts.jobs, opts.parallelFrom)) return null;
   if (input.name === '-' && !stdinOpens(st.ino, st.dev)) return null;
   const magic = Buffer.alloc(2);
   readSync(fd, magic, 0, 2, 0);
@@ -170,18 +188,22 @@ export async function readInputs(names: readonly string[], checker: Stream, opts
     throw err;
   }
   const inputs = openInputs(readingOrder(names), opts.stdinLive);
+  let parsers: Parsers | null = null;
   try {
+    const total = regularBytes(inputs);
     for (const input of inputs) {
       if (opts.signal.aborted) break;
-      const size = parallelSize(input, opts);
+      const size = parallelSize(input, opts, total);
       if (size !== null) {
+        // Started before anything else, so that they load while this thread primes.
+        if (parsers === null || !parsers.usable) parsers = new Parsers(workerCount(opts.jobs));
         const stdin = input.name === '-';
         const fd = stdin ? 0 : (input.fd as number);
         const head = Buffer.alloc(4096);
         if (looksBinary(head.subarray(0, readSync(fd, head, 0, head.length, 0)))) binaryNote(input.name, opts);
         checker.prime();
         const feed = checker.addFile(input.name);
-        await readInParallel(input.name, fd, size, opts.jobs, feed, opts.signal, opts.onRead, undefined, stdin ? STDIN_PATH : undefined);
+        await readInParallel(input.name, fd, size, opts.jobs, feed, opts.signal, opts.onRead, undefined, stdin ? STDIN_PATH : undefined, parsers);
         if (stdin) skippedNote(input.name, feed.skippedLines, opts);
         continue;
       }
@@ -193,5 +215,6 @@ export async function readInputs(names: readonly string[], checker: Stream, opts
     throw err;
   } finally {
     closeInputs(inputs);
+    await parsers?.close();
   }
 }

@@ -54,7 +54,7 @@ export interface AnalyseOptions {
   selection?: Selection | null;
   /** Refresh gaps longer than this are noted. */
   gapSeconds?: number;
-  /** Threads for parsing a large file, and the size from which a file gets them. */
+  /** Threads for parsing large files, and the bytes of input from which a run gets them. */
   jobs: number;
   parallelFrom: number;
 }

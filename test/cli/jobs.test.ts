@@ -117,6 +117,29 @@ describe('--jobs', () => {
     expect(JSON.parse(one.stdout).summary.files).toBe(2);
   });
 
+  it('reads a rotation set of plain files with several threads as one thread reads it', async () => {
+    // Each file is cut into chunks and one set of workers serves them all (their tables
+    // carried from file to file are held by test/parallel/plan.test.ts, where the workers
+    // surely take chunks: here they may start after the last).
+    const lines = text.split('\n');
+    const third = Math.floor(lines.length / 3);
+    // Cut at entry starts, as rotation does.
+    const cut = (from: number) => {
+      let i = from;
+      while (!lines[i].startsWith('[')) i++;
+      return i;
+    };
+    const [a, b] = [cut(third), cut(2 * third)];
+    writeFileSync(join(dir, 'set.log.2'), lines.slice(0, a).join('\n') + '\n');
+    writeFileSync(join(dir, 'set.log.1'), lines.slice(a, b).join('\n') + '\n');
+    writeFileSync(join(dir, 'set.log'), lines.slice(b).join('\n'));
+    const args = (jobs: string) => ['analyse', '--format', 'json', '--jobs', jobs, 'set.log', 'set.log.1', 'set.log.2'];
+    const one = await cli(args('1'), { cwd: dir });
+    expect(JSON.parse(one.stdout).summary.files).toBe(3);
+    expect((await cli(args('2'), { cwd: dir })).stdout).toBe(one.stdout);
+    expect((await cli(args('3'), { cwd: dir })).stdout).toBe(one.stdout);
+  });
+
   it('gives the same JSON where WebAssembly cannot be had: node --jitless, or an address-space limit that forbids its memory', async () => {
     // A DB error's body is compared in WebAssembly where it can be (src/parse/byte-space.ts), else by Buffer#compare.
     const run = promisify(execFile);

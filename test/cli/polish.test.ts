@@ -151,7 +151,7 @@ describe('messages', () => {
     expect(help).not.toMatch(/\(default[^)]*\)[^\n]*\(default/);
     expect(help).not.toContain('(choices:');
     // The default threads are capped (src/parallel/read.ts), and the help says so.
-    expect(help.replace(/\s+/g, ' ')).toMatch(/--jobs <n> threads that parse a large file \(default: the cores, at most 4: [1-4] here\)/);
+    expect(help.replace(/\s+/g, ' ')).toMatch(/--jobs <n> threads that parse large files \(default: the cores, at most 4: [1-4] here\)/);
   });
 });
 

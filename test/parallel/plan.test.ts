@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { imap, log, lookup, pair } from '../helpers.js';
 // @ts-expect-error built JavaScript, without declarations in the test project
-import { AHEAD, HERE, chunkStarts, readInParallel } from '../../dist/parallel/read.js';
+import { AHEAD, HERE, chunkStarts, readInParallel, readsInParallel } from '../../dist/parallel/read.js';
+// @ts-expect-error built JavaScript
+import { Parsers } from '../../dist/parallel/parsers.js';
 // @ts-expect-error built JavaScript
 import { StreamChecker } from '../../dist/pipeline.js';
 // @ts-expect-error built JavaScript
@@ -87,6 +89,74 @@ describe('chunk owners', () => {
     expect(await report(2, (k) => [0, AHEAD, HERE][k % 3], file)).toBe(single);
     // Owners decided as the reading goes, as a run decides them.
     expect(await report(2, 'as it goes', file)).toBe(single);
+  });
+});
+
+/** The JSON of files read as one stream: each by one reading, or each by the same workers (`parsers`) with owners decided as the reading goes. */
+async function streamReport(files: { path: string; text: string }[], parsers?: unknown, signals?: AbortSignal[]): Promise<string> {
+  const violations: unknown[] = [];
+  const checker = new StreamChecker({ pairWindow: 1, severities: severities({}) }, (v: unknown) => violations.push(v));
+  for (const [i, { path, text }] of files.entries()) {
+    const feed = checker.addFile(path);
+    if (parsers === undefined) {
+      feed.push(Buffer.from(text));
+      feed.end();
+      continue;
+    }
+    const fd = openSync(path, 'r');
+    try {
+      await readInParallel(path, fd, text.length, 2, feed, signals?.[i] ?? new AbortController().signal, undefined, undefined, path, parsers);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return [...renderJson(checker.finish(), violations, 'h')].join('');
+}
+
+describe("the run's workers", () => {
+  it('read every large file of a run, their string tables carried from one file to the next', async () => {
+    // Three files of one rotation set; the same request ids run through them, so the
+    // workers' tables number a string in the first file that the later ones repeat.
+    const files = [0, 1, 2].map((i) => ({ path: join(dir, `rot.log.${i}`), text: buildLog(1_500_000 + i * 100_000) }));
+    for (const f of files) writeFileSync(f.path, f.text);
+    const single = await streamReport(files);
+    const parsers = new Parsers(1);
+    const [worker] = parsers.workers;
+    try {
+      expect(await streamReport(files, parsers)).toBe(single);
+      expect(parsers.usable).toBe(true);
+      expect(parsers.workers[0]).toBe(worker);
+      // Again: the tables go on from where the first run through them left them.
+      expect(await streamReport(files, parsers)).toBe(single);
+      expect(parsers.usable).toBe(true);
+    } finally {
+      await parsers.close();
+    }
+    expect(parsers.usable).toBe(false);
+  });
+
+  it('are closed by a reading stopped midway, and a closed set is not used again', async () => {
+    const file = { path: join(dir, 'stopped.log'), text: buildLog(1_500_000) };
+    writeFileSync(file.path, file.text);
+    const parsers = new Parsers(1);
+    const stop = new AbortController();
+    stop.abort();
+    await streamReport([file], parsers, [stop.signal]);
+    expect(parsers.usable).toBe(false);
+    // Given a closed set, a reading starts workers of its own and gives the same report.
+    expect(await streamReport([file], parsers)).toBe(await streamReport([file]));
+  });
+
+  it('are started for a run whose files hold enough in all, each file of more than one chunk', () => {
+    const MB = 1_000_000;
+    expect(readsInParallel(300 * MB, 300 * MB, 2, 200 * MB)).toBe(true);
+    // A rotation set of files below the mark each.
+    expect(readsInParallel(100 * MB, 1000 * MB, 2, 200 * MB)).toBe(true);
+    expect(readsInParallel(100 * MB, 100 * MB, 2, 200 * MB)).toBe(false);
+    expect(readsInParallel(300 * MB, 300 * MB, 1, 200 * MB)).toBe(false);
+    // An explicit --jobs: any file of more than one chunk.
+    expect(readsInParallel(200_000, 200_000, 2, 0)).toBe(true);
+    expect(readsInParallel(65_536, 65_536, 2, 0)).toBe(false);
   });
 });
 

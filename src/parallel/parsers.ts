@@ -1,0 +1,64 @@
+// The parsing workers of a run, started once and given every large file in turn.
+//
+// A worker takes 150-200 ms to be ready on a busy two-core machine (it loads its modules,
+// reads the primer and compiles the parser), so it is started as soon as a large file is
+// found, before this thread reads its own primer, and kept for the next large file of the
+// run (a rotation set read together): a worker started again per file paid all of that
+// again, on a core the analysis needed.
+
+import { Worker } from 'node:worker_threads';
+import { newEntry } from '../parse/entry.js';
+import { RecordReader, type RecordBatch } from './records.js';
+
+export type Answer = { chunk: number; batch: RecordBatch } | { chunk: number; error: string };
+
+/** What one reading does with the workers' answers, and with a worker that died. */
+export interface AnswerSink {
+  answer(a: Answer): void;
+  died(message: string): void;
+}
+
+export class Parsers {
+  readonly workers: Worker[];
+  /**
+   * One reader for each worker, as long-lived as it: a worker numbers each string once,
+   * in the order its chunks are read back, so its reader keeps the table across files.
+   */
+  readonly readers: RecordReader[];
+  private sink: AnswerSink | null = null;
+  private closing: Promise<void> | null = null;
+  /** A worker died (its error was handed to the reading under way, if any). */
+  private broken = false;
+
+  constructor(count: number) {
+    this.workers = Array.from({ length: count }, () => new Worker(new URL('./worker.js', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 8 } }));
+    this.readers = this.workers.map(() => new RecordReader(newEntry()));
+    for (const w of this.workers) {
+      w.on('message', (a: Answer) => this.sink?.answer(a));
+      w.on('error', (err) => {
+        this.broken = true;
+        this.sink?.died(err.message);
+      });
+    }
+  }
+
+  get count(): number {
+    return this.workers.length;
+  }
+
+  /** False once closed (a reading that stopped midway closes them: their tables may be ahead of their readers) or once one died. */
+  get usable(): boolean {
+    return this.closing === null && !this.broken;
+  }
+
+  /** The reading that hears the answers from now on (null: none). */
+  listen(sink: AnswerSink | null): void {
+    this.sink = sink;
+  }
+
+  close(): Promise<void> {
+    this.sink = null;
+    this.closing ??= Promise.all(this.workers.map((w) => w.terminate())).then(() => undefined);
+    return this.closing;
+  }
+}
