@@ -3,13 +3,14 @@
 // half-written entry once they go quiet. Where each reader comes from: input/ for bytes,
 // parallel/ for the fast path; both feed the same seam (feed.ts).
 
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { InputError } from './errors.js';
 import type { Feed, Stream } from './feed.js';
 import type { CheckpointStore } from './input/checkpoints.js';
 import { followFile } from './input/follow.js';
 import { Parsers } from './parallel/parsers.js';
 import { readInParallel, readsInParallel, workerCount } from './parallel/read.js';
+import { readWhole } from './parallel/whole.js';
 import { readingOrder } from './input/order.js';
 import { isLiveInput } from './input/live.js';
 import { closeInputs, inputBytes, looksBinary, openInputs, reason, type Input } from './input/source.js';
@@ -46,28 +47,58 @@ function inputFd(input: Input): number | null {
   return input.stream ? null : input.name === '-' ? 0 : input.fd;
 }
 
-/** Bytes the regular files among the inputs hold. */
+/** Whether the file open as `fd` starts with gzip's magic bytes. */
+function isGzip(fd: number): boolean {
+  const magic = Buffer.alloc(2);
+  return readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+}
+
+/**
+ * Bytes the regular files among the inputs hold; a gzipped one counts as much as its
+ * last member says it holds unpacked (its last four bytes: the size modulo 4 GiB), as
+ * that is what is read.
+ */
 function regularBytes(inputs: readonly Input[]): number {
   let total = 0;
   for (const input of inputs) {
     const fd = inputFd(input);
     if (fd === null) continue;
     const st = fstatSync(fd);
-    if (st.isFile()) total += st.size;
+    if (!st.isFile()) continue;
+    let size = st.size;
+    if (size >= 18 && isGzip(fd)) {
+      const tail = Buffer.alloc(4);
+      if (readSync(fd, tail, 0, 4, size - 4) === 4) size = Math.max(size, tail.readUInt32LE(0));
+    }
+    total += size;
   }
   return total;
 }
 
-/** A plain regular file to be cut into chunks for several threads, in a run whose regular files hold `total` bytes. */
-function parallelSize(input: Input, opts: ReadOptions, total: number): number | null {
+/**
+ * How a file input is read, in a run whose regular files hold `total` bytes: cut into
+ * chunks for several threads (a plain file: its size), whole by a worker while this
+ * thread analyses (a gzipped one, named), or by this thread alone (null).
+ */
+function parallelWay(input: Input, opts: ReadOptions, total: number): number | 'whole' | null {
   const fd = inputFd(input);
   if (fd === null || opts.jobs < 2) return null;
   const st = fstatSync(fd);
-  if (!st.isFile() || !readsInParallel(st.size, total, opts.jobs, opts.parallelFrom)) return null;
+  if (!st.isFile()) return null;
+  // Stdin is read from where it was cut (SPEC §1), by this thread's own rule for that.
+  if (isGzip(fd)) return input.name !== '-' && total >= opts.parallelFrom ? 'whole' : null;
+  if (!readsInParallel(st.size, total, opts.jobs, opts.parallelFrom)) return null;
   if (input.name === '-' && !stdinOpens(st.ino, st.dev)) return null;
-  const magic = Buffer.alloc(2);
-  readSync(fd, magic, 0, 2, 0);
-  return magic[0] === 0x1f && magic[1] === 0x8b ? null : st.size;
+  return st.size;
+}
+
+/**
+ * Where a worker opens a file this thread has open: the descriptor's own file through
+ * /proc, so that a rotation renaming it meanwhile changes nothing; its name where there
+ * is no /proc. (A descriptor opened here and closed by a worker draws a warning from Node.)
+ */
+function openPathOf(fd: number, name: string): string {
+  return existsSync('/proc/self/fd') ? `/proc/self/fd/${fd}` : name;
 }
 
 /** Where the parsing workers open stdin redirected from a regular file (`- < errors.log`). */
@@ -193,10 +224,20 @@ export async function readInputs(names: readonly string[], checker: Stream, opts
     const total = regularBytes(inputs);
     for (const input of inputs) {
       if (opts.signal.aborted) break;
-      const size = parallelSize(input, opts, total);
-      if (size !== null) {
-        // Started before anything else, so that they load while this thread primes.
-        if (parsers === null || !parsers.usable) parsers = new Parsers(workerCount(opts.jobs));
+      const way = parallelWay(input, opts, total);
+      // Started before anything else, so that they load while this thread primes.
+      if (way !== null && (parsers === null || !parsers.usable)) parsers = new Parsers(workerCount(opts.jobs));
+      if (way === 'whole' && parsers !== null) {
+        checker.prime();
+        await readWhole(input.name, openPathOf(input.fd as number, input.name), checker.addFile(input.name), parsers, {
+          signal: opts.signal,
+          onRead: opts.onRead,
+          onBinary: () => binaryNote(input.name, opts),
+        });
+        continue;
+      }
+      if (typeof way === 'number' && parsers !== null) {
+        const size = way;
         const stdin = input.name === '-';
         const fd = stdin ? 0 : (input.fd as number);
         const head = Buffer.alloc(4096);

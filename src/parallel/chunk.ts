@@ -104,4 +104,14 @@ export class ChunkParser {
     this.assembler.push(bytes);
     return this.writer.take(this.assembler.endFile());
   }
+
+  /** The next bytes of a file read whole, in order (a gzipped one); its records are taken as they come (RecordWriter.take). */
+  push(bytes: Buffer): void {
+    this.assembler.push(bytes);
+  }
+
+  /** The end of a file read whole: its last entry handed on; returns its lines. */
+  endFile(): number {
+    return this.assembler.endFile();
+  }
 }

@@ -10,11 +10,12 @@ import { Worker } from 'node:worker_threads';
 import { newEntry } from '../parse/entry.js';
 import { RecordReader, type RecordBatch } from './records.js';
 
+/** A chunk's records, or why it could not be read. */
 export type Answer = { chunk: number; batch: RecordBatch } | { chunk: number; error: string };
 
-/** What one reading does with the workers' answers, and with a worker that died. */
-export interface AnswerSink {
-  answer(a: Answer): void;
+/** What one reading does with the workers' answers (chunks' or a whole file's parts), and with a worker that died. */
+export interface AnswerSink<T> {
+  answer(a: T): void;
   died(message: string): void;
 }
 
@@ -25,7 +26,7 @@ export class Parsers {
    * in the order its chunks are read back, so its reader keeps the table across files.
    */
   readonly readers: RecordReader[];
-  private sink: AnswerSink | null = null;
+  private sink: AnswerSink<unknown> | null = null;
   private closing: Promise<void> | null = null;
   /** A worker died (its error was handed to the reading under way, if any). */
   private broken = false;
@@ -34,7 +35,7 @@ export class Parsers {
     this.workers = Array.from({ length: count }, () => new Worker(new URL('./worker.js', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 8 } }));
     this.readers = this.workers.map(() => new RecordReader(newEntry()));
     for (const w of this.workers) {
-      w.on('message', (a: Answer) => this.sink?.answer(a));
+      w.on('message', (a: unknown) => this.sink?.answer(a));
       w.on('error', (err) => {
         this.broken = true;
         this.sink?.died(err.message);
@@ -52,8 +53,9 @@ export class Parsers {
   }
 
   /** The reading that hears the answers from now on (null: none). */
-  listen(sink: AnswerSink | null): void {
-    this.sink = sink;
+  listen<T>(sink: AnswerSink<T> | null): void {
+    // A reading knows what its workers answer: chunks' records, or a whole file's parts.
+    this.sink = sink as AnswerSink<unknown> | null;
   }
 
   close(): Promise<void> {

@@ -121,7 +121,7 @@ export async function readInParallel(
     }
     return w;
   };
-  parsers.listen({
+  parsers.listen<Answer>({
     answer: (a) => answerFor(a.chunk).resolve(a),
     died: (message) => {
       for (const [k, pending] of waiting) pending.resolve({ chunk: k, error: message });

@@ -105,6 +105,11 @@ export class RecordWriter {
   /** Arrays given back after reading, to be filled again: nothing new per chunk. */
   private readonly spare: [Float64Array, Int32Array][] = [];
 
+  /** Records written since the last take. */
+  get size(): number {
+    return this.count;
+  }
+
   /** Takes back the arrays of a batch that has been read. */
   recycle(instants: Float64Array, ints: Int32Array): void {
     this.spare.push([instants, ints]);

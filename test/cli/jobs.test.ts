@@ -140,6 +140,35 @@ describe('--jobs', () => {
     expect((await cli(args('3'), { cwd: dir })).stdout).toBe(one.stdout);
   });
 
+  it('reads a gzipped member whole in a worker as one thread reads it: text before its first entry, a binary look, a cut', async () => {
+    // With threads, a gzipped file is read by a worker from start to end while this
+    // thread analyses (src/parallel/whole.ts); its findings, notes and exit are one thread's.
+    const same = async (files: string[]) => {
+      const one = await cli(['analyse', '--format', 'json', '--jobs', '1', ...files], { cwd: dir });
+      const two = await cli(['analyse', '--format', 'json', '--jobs', '2', ...files], { cwd: dir });
+      expect({ status: two.status, stdout: two.stdout, stderr: two.stderr }).toEqual({ status: one.status, stdout: one.stdout, stderr: one.stderr });
+      return one;
+    };
+    const orphans = 'PHP Warning:  a line before the first entry\n#0 {main}\n\n' + text;
+    writeFileSync(join(dir, 'whole.log.2.gz'), gzipSync(orphans));
+    writeFileSync(join(dir, 'whole.log.1.gz'), gzipSync(text));
+    writeFileSync(join(dir, 'whole.log'), text);
+    const set = await same(['whole.log', 'whole.log.1.gz', 'whole.log.2.gz']);
+    const doc = JSON.parse(set.stdout);
+    expect(doc.summary.files).toBe(3);
+    expect(doc.violations.filter((v: { rule: string; file: string; line: number }) => v.rule === 'malformed' && v.file === 'whole.log.2.gz' && v.line === 1)).toHaveLength(1);
+    // NUL bytes in the first block: a note, the same from the worker.
+    writeFileSync(join(dir, 'nul.log.gz'), gzipSync(Buffer.concat([Buffer.from('\0\0\n'), Buffer.from(text)])));
+    expect((await same(['nul.log.gz'])).stderr).toMatch(/nul\.log\.gz looks like a binary file/);
+    // Cut short: what was read is counted and checked, then the file is named.
+    const packed = gzipSync(text);
+    writeFileSync(join(dir, 'cut.log.gz'), packed.subarray(0, Math.floor(packed.length * 0.6)));
+    const cut = await same(['whole.log.1.gz', 'cut.log.gz']);
+    expect(cut.status).toBe(2);
+    expect(JSON.parse(cut.stdout).summary.entries).toBeGreaterThan(JSON.parse((await cli(['analyse', '--format', 'json', 'whole.log.1.gz'], { cwd: dir })).stdout).summary.entries);
+    expect(cut.stderr).toMatch(/cannot read cut\.log\.gz: corrupt gzip data/);
+  });
+
   it('gives the same JSON where WebAssembly cannot be had: node --jitless, or an address-space limit that forbids its memory', async () => {
     // A DB error's body is compared in WebAssembly where it can be (src/parse/byte-space.ts), else by Buffer#compare.
     const run = promisify(execFile);
