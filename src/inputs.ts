@@ -222,11 +222,14 @@ export async function readInputs(names: readonly string[], checker: Stream, opts
   let parsers: Parsers | null = null;
   try {
     const total = regularBytes(inputs);
-    for (const input of inputs) {
+    const ways = inputs.map((input) => parallelWay(input, opts, total));
+    // Gzipped files alone need one worker: each is read whole by the first.
+    const workers = ways.some((way) => typeof way === 'number') ? workerCount(opts.jobs) : 1;
+    for (const [i, input] of inputs.entries()) {
       if (opts.signal.aborted) break;
-      const way = parallelWay(input, opts, total);
-      // Started before anything else, so that they load while this thread primes.
-      if (way !== null && (parsers === null || !parsers.usable)) parsers = new Parsers(workerCount(opts.jobs));
+      // Started before anything is read, so that they load while this thread primes.
+      if (ways.slice(i).some((way) => way !== null) && (parsers === null || !parsers.usable)) parsers = new Parsers(workers);
+      const way = ways[i];
       if (way === 'whole' && parsers !== null) {
         checker.prime();
         await readWhole(input.name, openPathOf(input.fd as number, input.name), checker.addFile(input.name), parsers, {
