@@ -1,10 +1,10 @@
 // The parsing workers of a run, started once and given every large file in turn.
 //
 // A worker takes 150-200 ms to be ready on a busy two-core machine (it loads its modules,
-// reads the primer and compiles the parser), so it is started as soon as a large file is
-// found, before this thread reads its own primer, and kept for the next large file of the
-// run (a rotation set read together): a worker started again per file paid all of that
-// again, on a core the analysis needed.
+// reads the primer and compiles the parser), so the workers are started before the run's
+// first input is read, while this thread reads its own primer, and kept for every large
+// file of the run (a rotation set read together): a worker started again per file paid
+// all of that again, on a core the analysis needed.
 
 import { Worker } from 'node:worker_threads';
 import { newEntry } from '../parse/entry.js';
@@ -41,10 +41,6 @@ export class Parsers {
         this.sink?.died(err.message);
       });
     }
-  }
-
-  get count(): number {
-    return this.workers.length;
   }
 
   /** False once closed (a reading that stopped midway closes them: their tables may be ahead of their readers) or once one died. */
