@@ -4,7 +4,7 @@
 // share as bytes and hands on the entries its workers parsed, in order, through
 // `parsed`. Both land in the same stream.
 
-import type { ReadInto } from './parse/assembler.js';
+import type { RawEntrySink, ReadInto } from './parse/assembler.js';
 import type { Entry } from './parse/entry.js';
 
 /** Entries read elsewhere (by a worker), into the stream, for one input. */
@@ -41,6 +41,10 @@ export interface Feed {
   readonly skippedLines: number;
   /** Where entries parsed by workers go. */
   readonly parsed: EntrySink;
+  /** Where entries a worker cut but did not read go, to be read as this input's own (parallel/whole.ts). */
+  readonly cut: RawEntrySink;
+  /** Where such entries are put first, `length` bytes of them: in the reader's space when they fit, so their bodies are compared there. */
+  cutBuffer(length: number): Buffer;
 }
 
 /** A stream of inputs, read as one (SPEC §6). */

@@ -4,7 +4,7 @@
 import { Analyser, type AnalyseSettings, type Counts, type Summary } from './analyse/analyser.js';
 import type { Violation } from './analyse/violation.js';
 import type { EntrySink, Feed, Stream } from './feed.js';
-import { Assembler, type ReadInto } from './parse/assembler.js';
+import { Assembler, type RawEntrySink, type ReadInto } from './parse/assembler.js';
 import { EntryReader, type Entry } from './parse/entry.js';
 import { primeReading } from './parallel/primer.js';
 
@@ -15,17 +15,21 @@ import { primeReading } from './parallel/primer.js';
 class FileFeed implements Feed {
   private readonly assembler: Assembler;
   readonly parsed: EntrySink;
+  readonly cut: RawEntrySink;
+  /** Where entries cut elsewhere are put (undefined: not asked for yet; null: none in the space). */
+  private cutSpace: Buffer | null | undefined;
 
   constructor(
     private readonly analyser: Analyser,
     readonly fileIndex: number,
-    reader: EntryReader,
+    private readonly reader: EntryReader,
   ) {
-    this.assembler = new Assembler({
+    this.cut = {
       entry: (buf, start, end, close, firstLineEnd, line, truncated) =>
         analyser.entry(reader.read(buf, start, end, close, firstLineEnd, fileIndex, line, truncated)),
       orphanRun: (line) => analyser.orphanRun(fileIndex, line),
-    }, reader.readBuffer());
+    };
+    this.assembler = new Assembler(this.cut, reader.readBuffer());
     this.parsed = {
       entry: (e: Entry) => analyser.entry(e),
       orphanRun: (line: number) => analyser.orphanRun(fileIndex, line),
@@ -35,6 +39,11 @@ class FileFeed implements Feed {
 
   push(chunk: Buffer): void {
     this.assembler.push(chunk);
+  }
+
+  cutBuffer(length: number): Buffer {
+    if (this.cutSpace === undefined) this.cutSpace = this.reader.readBuffer();
+    return this.cutSpace !== null && length <= this.cutSpace.length ? this.cutSpace : Buffer.allocUnsafe(length);
   }
 
   pushRead(max: number, read: ReadInto): number {

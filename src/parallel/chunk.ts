@@ -8,6 +8,7 @@ import { readSync } from 'node:fs';
 import { Assembler, type ReadInto } from '../parse/assembler.js';
 import { EntryReader } from '../parse/entry.js';
 import { entryStartClose, entryStartPrefix } from '../parse/header.js';
+import type { RawWriter } from './raw-entries.js';
 import type { RecordBatch, RecordWriter } from './records.js';
 
 const BLOCK = 1 << 20;
@@ -81,13 +82,23 @@ export function pushChunk(fd: number, from: number, to: number, size: number, in
  */
 export class ChunkParser {
   private readonly assembler: Assembler;
+  /** Where entries go cut but not read, instead of into records (see cutInto). */
+  private cut: RawWriter | null = null;
 
   constructor(private readonly writer: RecordWriter) {
     const reader = new EntryReader();
     this.assembler = new Assembler({
-      entry: (buf, s, e, close, firstLineEnd, line, truncated) => writer.entry(reader.read(buf, s, e, close, firstLineEnd, 0, line, truncated)),
-      orphanRun: (line) => writer.orphanRun(line),
+      entry: (buf, s, e, close, firstLineEnd, line, truncated) => {
+        if (this.cut === null) writer.entry(reader.read(buf, s, e, close, firstLineEnd, 0, line, truncated));
+        else this.cut.entry(buf, s, e, close, firstLineEnd, line, truncated);
+      },
+      orphanRun: (line) => (this.cut === null ? writer.orphanRun(line) : this.cut.orphanRun(line)),
     }, reader.readBuffer());
+  }
+
+  /** From now on, entries handed on go into `raw` cut but not read (null: into records again). */
+  cutInto(raw: RawWriter | null): void {
+    this.cut = raw;
   }
 
   /**
