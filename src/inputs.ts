@@ -232,11 +232,13 @@ export async function readInputs(names: readonly string[], checker: Stream, opts
       const way = ways[i];
       if (way === 'whole' && parsers !== null) {
         checker.prime();
-        await readWhole(input.name, openPathOf(input.fd as number, input.name), checker.addFile(input.name), parsers, {
+        const feed = checker.addFile(input.name);
+        await readWhole(input.name, openPathOf(input.fd as number, input.name), feed, parsers, {
           signal: opts.signal,
           onRead: opts.onRead,
           onBinary: () => binaryNote(input.name, opts),
         });
+        feed.done();
         continue;
       }
       if (typeof way === 'number' && parsers !== null) {
@@ -249,9 +251,12 @@ export async function readInputs(names: readonly string[], checker: Stream, opts
         const feed = checker.addFile(input.name);
         await readInParallel(input.name, fd, size, opts.jobs, feed, opts.signal, opts.onRead, undefined, stdin ? STDIN_PATH : undefined, parsers);
         if (stdin) skippedNote(input.name, feed.skippedLines, opts);
+        feed.done();
         continue;
       }
-      await readToEnd(input, checker.addFile(input.name), opts, isLiveInput(input.name, opts.stdinLive));
+      const feed = checker.addFile(input.name);
+      await readToEnd(input, feed, opts, isLiveInput(input.name, opts.stdinLive));
+      feed.done();
     }
     return null;
   } catch (err) {

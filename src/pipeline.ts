@@ -13,11 +13,10 @@ import { primeReading } from './parallel/primer.js';
  * followed at once); each keeps its own lines and entries.
  */
 class FileFeed implements Feed {
-  private readonly assembler: Assembler;
+  /** Made when first fed: an input whose entries all come from a worker never takes a buffer of the reader's space. */
+  private bytesIn: Assembler | null = null;
   readonly parsed: EntrySink;
   readonly cut: RawEntrySink;
-  /** Where entries cut elsewhere are put (undefined: not asked for yet; null: none in the space). */
-  private cutSpace: Buffer | null | undefined;
 
   constructor(
     private readonly analyser: Analyser,
@@ -29,7 +28,6 @@ class FileFeed implements Feed {
         analyser.entry(reader.read(buf, start, end, close, firstLineEnd, fileIndex, line, truncated)),
       orphanRun: (line) => analyser.orphanRun(fileIndex, line),
     };
-    this.assembler = new Assembler(this.cut, reader.readBuffer());
     this.parsed = {
       entry: (e: Entry) => analyser.entry(e),
       orphanRun: (line: number) => analyser.orphanRun(fileIndex, line),
@@ -37,13 +35,30 @@ class FileFeed implements Feed {
     };
   }
 
+  /** The buffer of the reader's space the assembler was made with, to give back when done. */
+  private inSpace: Buffer | null = null;
+
+  private get assembler(): Assembler {
+    if (this.bytesIn === null) {
+      this.inSpace = this.reader.readBuffer();
+      this.bytesIn = new Assembler(this.cut, this.inSpace);
+    }
+    return this.bytesIn;
+  }
+
+  done(): void {
+    // Read past here, the input would start afresh at its first line: none is.
+    if (this.inSpace !== null) this.reader.giveBack(this.inSpace);
+    this.inSpace = null;
+    this.bytesIn = null;
+  }
+
   push(chunk: Buffer): void {
     this.assembler.push(chunk);
   }
 
   cutBuffer(length: number): Buffer {
-    if (this.cutSpace === undefined) this.cutSpace = this.reader.readBuffer();
-    return this.cutSpace !== null && length <= this.cutSpace.length ? this.cutSpace : Buffer.allocUnsafe(length);
+    return this.reader.scratch(length);
   }
 
   pushRead(max: number, read: ReadInto): number {

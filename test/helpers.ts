@@ -83,6 +83,8 @@ export function check(input: FileText | [string, FileText][], opts: CheckOptions
       i += size;
     }
     feed.end();
+    // As a run does once an input is read: its buffer in the reader's space goes to the next.
+    feed.done();
   }
   const summary = checker.finish();
   return { summary, violations: violations.sort(compareViolations) };

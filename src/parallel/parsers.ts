@@ -8,7 +8,8 @@
 
 import { Worker } from 'node:worker_threads';
 import { newEntry } from '../parse/entry.js';
-import { RecordReader, type RecordBatch } from './records.js';
+import { ChunkParser } from './chunk.js';
+import { RecordReader, RecordWriter, type RecordBatch } from './records.js';
 
 /** A chunk's records, or why it could not be read. */
 export type Answer = { chunk: number; batch: RecordBatch } | { chunk: number; error: string };
@@ -19,6 +20,13 @@ export interface AnswerSink<T> {
   died(message: string): void;
 }
 
+/** This thread's own parser, for the chunks it parses ahead into records, with the reader of those records. */
+export interface OwnParser {
+  writer: RecordWriter;
+  parser: ChunkParser;
+  reader: RecordReader;
+}
+
 export class Parsers {
   readonly workers: Worker[];
   /**
@@ -26,6 +34,7 @@ export class Parsers {
    * in the order its chunks are read back, so its reader keeps the table across files.
    */
   readonly readers: RecordReader[];
+  private ownParser: OwnParser | null = null;
   private sink: AnswerSink<unknown> | null = null;
   private closing: Promise<void> | null = null;
   /** A worker died (its error was handed to the reading under way, if any). */
@@ -41,6 +50,18 @@ export class Parsers {
         this.sink?.died(err.message);
       });
     }
+  }
+
+  /**
+   * This thread's parser, kept with the workers for the same reason (and its reader's
+   * WebAssembly memory made once a run, not once a file).
+   */
+  get own(): OwnParser {
+    if (this.ownParser === null) {
+      const writer = new RecordWriter();
+      this.ownParser = { writer, parser: new ChunkParser(writer), reader: new RecordReader(newEntry()) };
+    }
+    return this.ownParser;
   }
 
   /** False once closed (a reading that stopped midway closes them: their tables may be ahead of their readers) or once one died. */

@@ -7,12 +7,11 @@
 
 import { availableParallelism } from 'node:os';
 import { InputError } from '../errors.js';
-import { newEntry } from '../parse/entry.js';
-import { Parsers, type Answer } from './parsers.js';
 import type { Feed } from '../feed.js';
-import { ChunkParser, pushChunk } from './chunk.js';
+import { pushChunk } from './chunk.js';
+import { Parsers, type Answer } from './parsers.js';
+import type { RecordBatch, RecordReader } from './records.js';
 import type { ChunkJob, Progress, Recycle } from './worker.js';
-import { RecordReader, RecordWriter, type RecordBatch } from './records.js';
 
 const MIN_CHUNK = 1 << 16;
 const MAX_CHUNK = 8 << 20;
@@ -167,9 +166,7 @@ export async function readInParallel(
       workers[owner].postMessage(job);
     }
   };
-  const ownWriter = new RecordWriter();
-  const ownParser = new ChunkParser(ownWriter);
-  const ownReader = new RecordReader(newEntry());
+  const { writer: ownWriter, parser: ownParser, reader: ownReader } = parsers.own;
   const parsedAhead = new Map<number, RecordBatch>();
   let lineBase = 0;
   const readBatch = (batch: RecordBatch, reader: RecordReader) => {

@@ -303,6 +303,10 @@ export class EntryReader {
   private readonly kinds = new KindNames();
   private readonly stamps = new StampReader();
   private readonly shared = newEntry();
+  /** See scratch (undefined: not asked for yet; null: no room in the space). */
+  private scratchSpace: Buffer | null | undefined;
+  /** Buffers of the space given back, for the next inputs (a run of more inputs than READ_BUFFERS read them all in the space). */
+  private readonly given: Buffer[] = [];
 
   /**
    * A buffer for an assembler that hands its entries to this reader to read into (null:
@@ -310,9 +314,19 @@ export class EntryReader {
    * with the known ones in WebAssembly (byte-space.ts). A reader that is never asked (a
    * test's, reading one entry) makes no WebAssembly memory.
    */
+  /**
+   * A buffer of this reader's space for entries cut elsewhere (by a worker), copied in to
+   * be read here at once: one serves every input. Where there is no room, a new Buffer.
+   */
+  scratch(length: number): Buffer {
+    if (this.scratchSpace === undefined) this.scratchSpace = this.readBuffer();
+    return this.scratchSpace !== null && length <= this.scratchSpace.length ? this.scratchSpace : Buffer.allocUnsafe(length);
+  }
+
   readBuffer(): Buffer | null {
     if (this.space === undefined) {
-      this.space = ByteSpace.make(BODIES_BLOCK + TAILS_BLOCK + 8 + READ_BUFFERS * (READ_BYTES + 8));
+      // One buffer more than READ_BUFFERS: scratch's.
+      this.space = ByteSpace.make(BODIES_BLOCK + TAILS_BLOCK + 8 + (READ_BUFFERS + 1) * (READ_BYTES + 8));
       // The bodies and tails move into the space: caches, so those known so far are let go.
       if (this.space !== null) {
         this.bodies = new KnownBodies(this.space);
@@ -326,7 +340,12 @@ export class EntryReader {
         }
       }
     }
-    return this.space?.take(READ_BYTES) ?? null;
+    return this.given.pop() ?? this.space?.take(READ_BYTES) ?? null;
+  }
+
+  /** A buffer readBuffer handed out, done with (its input read to the end): the next input's assembler reads into it. */
+  giveBack(buf: Buffer): void {
+    this.given.push(buf);
   }
 
   /**

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Assembler } from '../../src/parse/assembler.js';
 import { EntryReader, type Entry } from '../../src/parse/entry.js';
-import { SRC, log } from '../helpers.js';
+import { SRC, check, log, report, type Checked } from '../helpers.js';
 
 /**
  * Each entry of `text` as one reader of the whole text reads it, and as a reader of that
@@ -118,5 +118,47 @@ describe.each(['own', 'reader'] as const)('EntryReader, the assembler reading in
     const { stream, alone } = readBoth(log(...lines), into);
     expect(stream).toEqual(alone);
     expect(new Set(stream.map((e) => e.segment)).size).toBe(7);
+  });
+});
+
+describe("the reader's space", () => {
+  it('hands a buffer given back to the next input, so a run of any number of inputs reads each in it', () => {
+    const reader = new EntryReader();
+    // Four are held for inputs at once (READ_BUFFERS), and one for entries cut elsewhere.
+    const held = Array.from({ length: 4 }, () => reader.readBuffer());
+    expect(held.every((b) => b !== null)).toBe(true);
+    expect(reader.scratch(1000)).not.toBeNull();
+    expect(reader.readBuffer()).toBeNull();
+    // An input read to its end gives its buffer back: the next one reads into it.
+    reader.giveBack(held[2] as Buffer);
+    expect(reader.readBuffer()).toBe(held[2]);
+    expect(reader.readBuffer()).toBeNull();
+    // Entries cut elsewhere share one buffer; more than it holds get one of their own.
+    expect(reader.scratch(10)).toBe(reader.scratch(20));
+    expect(reader.scratch(10 << 20)).not.toBe(reader.scratch(10));
+  });
+
+  it('reads ten inputs one after another as it reads them in one', () => {
+    // Inputs past the fourth read into buffers given back by the ones before: a buffer
+    // given back too soon, or twice, would be read into while still held.
+    const lines = (k: number) =>
+      Array.from({ length: 3000 }, (_, i) => {
+        // A pair a second, local then remote, 40 ids in turn.
+        const id = (Math.floor((k * 3000 + i) / 2) % 40).toString(16).padStart(8, '0');
+        const table = i % 2 === 0 ? 'calendars' : 'caldav_calendars';
+        const s = 36000 + Math.floor((k * 3000 + i) / 2);
+        const t = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60].map((n) => String(n).padStart(2, '0')).join(':');
+        return `[21-Nov-2026 ${t} +0100]: <${id}> DB Error: [1] no such table: ${table} (SQL Query: SELECT * FROM ${table}) in ${SRC} on line 578 (POST /cpsess000000000${i % 7}/x?_task=mail&_action=refresh)`;
+      });
+    const inputs = Array.from({ length: 10 }, (_, k) => log(...lines(k)));
+    const one = check(inputs.join(''));
+    const ten = check(inputs.map((text, k): [string, string] => [`errors.log.${k}`, text]));
+    expect(ten.summary.entries).toBe(30_000);
+    expect(ten.summary.refreshPairs).toBeGreaterThan(0);
+    const json = (c: Checked) => JSON.parse(report('json', c));
+    const [a, b] = [json(one), json(ten)];
+    expect({ ...b.summary, files: 1 }).toEqual(a.summary);
+    expect(b.requestIds).toEqual(a.requestIds);
+    expect(b.signatures).toEqual(a.signatures);
   });
 });
