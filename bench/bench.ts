@@ -2,7 +2,8 @@
 // times webmail-log on them against grep and wc (and lnav when installed), reports MB/s
 // and peak RSS, and checks the violations against the generator's ground truth.
 //
-//   npm run bench                        the three profiles at 1 GB
+//   npm run bench                        the three profiles at 1 GB, and busy's and short's
+//                                        logs as rotation sets with gzipped members
 //   npm run bench -- --size 200          at 200 MB
 //   npm run bench -- --profiles busy     one profile
 //   npm run bench -- --runs 5            the median of 5 runs of each tool (3 by default)
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultJobs } from '../src/parallel/read.js';
 import { generateLog, PROFILES, type GroundTruth, type Profile } from './generate.js';
+import { archiveOf } from './archive.js';
 import { hostileBench } from './hostile.js';
 import { idsOnStream } from './ids.js';
 import { markdownTable } from './table.js';
@@ -177,9 +179,12 @@ const hasLnav = lnavFormat();
 let failed = false;
 interface Figures { file: number; one: number; stdin: number; rss: number; lnavRatio: number | null; seconds: number }
 const figures: Record<string, Figures> = {};
+/** Each profile's log, for the rotation sets made of them after. */
+const logs: Record<string, { path: string; truth: GroundTruth }> = {};
 process.stdout.write(`webmail-log ${sizeMB} MB per profile, on ${availableParallelism()} cores (${defaultJobs()} jobs by default), Node ${process.version}, warm page cache; each process timed from its start to its exit\n\n`);
 for (const profile of profiles) {
   const { path, truth } = logFor(sizeMB, profile);
+  logs[profile.name] = { path, truth };
   spawnSync('cat', [path], { stdio: ['ignore', 'ignore', 'ignore'] }); // warm the page cache
   // Each tool once a round, round after round: a slow spell of the machine falls on all.
   const timed: Row[][] = [];
@@ -229,6 +234,30 @@ for (const profile of profiles) {
     seconds: file.seconds,
   };
   process.stdout.write('\n');
+}
+
+// Not a target of the issue: what an operator runs on a month of a server's log, its
+// rotation set with gzipped members (bench/archive.ts), by one thread and by default.
+for (const name of ['busy', 'short'].filter((n) => logs[n])) {
+  const { path, truth } = logs[name];
+  const members = await archiveOf(path, truth.bytes);
+  spawnSync('cat', members, { stdio: ['ignore', 'ignore', 'ignore'] });
+  const timed: Row[][] = [[], []];
+  let texts: string[] = [];
+  let differ = false;
+  for (let round = 0; round < runs; round++) {
+    const pair = [await ours('webmail-log --jobs 1', ['--jobs', '1', ...members], null), await ours(`webmail-log (default: ${defaultJobs()} jobs)`, members, null)];
+    if (round === 0) texts = pair.map((r) => r.text);
+    else if (pair.some((r, k) => r.text !== texts[k])) differ = true;
+    pair.forEach((r, k) => timed[k].push(r.row));
+  }
+  const rows = timed.map(median);
+  process.stdout.write(`Rotation set of ${name}: the same log in ten members, the newest two plain, eight gzipped (not a target)\n`);
+  process.stdout.write(table(truth.bytes, rows) + '\n');
+  const same = !differ && texts[0] === texts[1];
+  const problems = checkTruth(JSON.parse(texts[0]), truth);
+  if (!same || problems.length > 0) failed = true;
+  process.stdout.write(`  JSON for --jobs 1 and the default jobs: ${same ? 'byte-identical' : 'DIFFERENT'}; ground truth: ${problems.length === 0 ? 'every planted violation and count found' : `MISMATCH: ${problems.join('; ')}`}\n\n`);
 }
 
 // The targets of the speed issue, profile by profile.
