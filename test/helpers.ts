@@ -95,6 +95,27 @@ export function log(...lines: (string | string[])[]): string {
   return lines.flat().map((l) => l + '\n').join('');
 }
 
+/**
+ * About `bytes` of log (counted as 200 bytes a line) in which 500 request ids recur:
+ * pairs, IMAP errors and pairs the wrong way round, three entries a second from 10:00
+ * on, the `from`-th first; after the lines `before`. Large logs for the parallel readers.
+ */
+export function recurringIdsLog(bytes: number, from = 0, before: string[] = []): string {
+  const clock = (i: number) => {
+    const s = 36000 + Math.floor(i / 3);
+    return [Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, s % 60].map((n) => String(n).padStart(2, '0')).join(':');
+  };
+  const parts = [...before];
+  for (let i = from, size = 0; size < bytes; i++, size = parts.length * 200) {
+    const t = clock(i);
+    const id = `${(0x10000000 + (i % 500)).toString(16)}`;
+    if (i % 7 === 0) parts.push(imap(t, { id }));
+    else if (i % 13 === 0) parts.push(lookup(t, 'caldav_calendars', { id }), lookup(t, 'calendars', { id }));
+    else parts.push(...pair(t, { id }));
+  }
+  return log(...parts);
+}
+
 /** `rule@line` for each violation: compact to assert on. */
 export function where(c: Checked): string[] {
   return c.violations.map((f) => `${f.rule}@${f.line}`);

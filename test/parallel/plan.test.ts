@@ -8,7 +8,7 @@ import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { imap, log, lookup, pair } from '../helpers.js';
+import { recurringIdsLog } from '../helpers.js';
 // @ts-expect-error built JavaScript, without declarations in the test project
 import { AHEAD, HERE, chunkStarts, readInParallel, readsInParallel } from '../../dist/parallel/read.js';
 // @ts-expect-error built JavaScript
@@ -20,22 +20,8 @@ import { renderJson } from '../../dist/report/json.js';
 // @ts-expect-error built JavaScript
 import { severities } from '../../dist/analyse/rules.js';
 
-function clock(i: number): string {
-  const s = 36000 + Math.floor(i / 3);
-  return [Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, s % 60].map((n) => String(n).padStart(2, '0')).join(':');
-}
-
-function buildLog(bytes = 700_000): string {
-  const parts: string[] = [];
-  for (let i = 0, size = 0; size < bytes; i++, size = parts.length * 200) {
-    const t = clock(i);
-    const id = `${(0x10000000 + (i % 500)).toString(16)}`;
-    if (i % 7 === 0) parts.push(imap(t, { id }));
-    else if (i % 13 === 0) parts.push(lookup(t, 'caldav_calendars', { id }), lookup(t, 'calendars', { id }));
-    else parts.push(...pair(t, { id }));
-  }
-  return log(...parts);
-}
+/** The log of these tests: 700 KB unless said. */
+const buildLog = (bytes = 700_000) => recurringIdsLog(bytes);
 
 const dir = mkdtempSync(join(tmpdir(), 'webmail-log-plan-'));
 const path = join(dir, 'big.log');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { imap, log, lookup, pair } from '../helpers.js';
+import { recurringIdsLog } from '../helpers.js';
 // @ts-expect-error built JavaScript, without declarations in the test project
 import { readWhole } from '../../dist/parallel/whole.js';
 // @ts-expect-error built JavaScript
@@ -21,23 +21,8 @@ import { renderJson } from '../../dist/report/json.js';
 // @ts-expect-error built JavaScript
 import { severities } from '../../dist/analyse/rules.js';
 
-function clock(i: number): string {
-  const s = 36000 + Math.floor(i / 3);
-  return [Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, s % 60].map((n) => String(n).padStart(2, '0')).join(':');
-}
-
 /** About `bytes` of log in which 500 request ids recur, so that a worker's string table carries from file to file. */
-function buildLog(bytes: number, from: number): string {
-  const parts: string[] = ['text before the first entry'];
-  for (let i = from, size = 0; size < bytes; i++, size = parts.length * 200) {
-    const t = clock(i);
-    const id = `${(0x10000000 + (i % 500)).toString(16)}`;
-    if (i % 7 === 0) parts.push(imap(t, { id }));
-    else if (i % 13 === 0) parts.push(lookup(t, 'caldav_calendars', { id }), lookup(t, 'calendars', { id }));
-    else parts.push(...pair(t, { id }));
-  }
-  return log(...parts);
-}
+const buildLog = (bytes: number, from: number) => recurringIdsLog(bytes, from, ['text before the first entry']);
 
 const dir = mkdtempSync(join(tmpdir(), 'webmail-log-whole-'));
 // More records than a part holds (16,384), so that the parts are several; and in the
