@@ -3,7 +3,7 @@
 // half-written entry once they go quiet. Where each reader comes from: input/ for bytes,
 // parallel/ for the fast path; both feed the same seam (feed.ts).
 
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { InputError } from './errors.js';
 import type { Feed, Stream } from './feed.js';
 import type { CheckpointStore } from './input/checkpoints.js';
@@ -53,26 +53,28 @@ function isGzip(fd: number): boolean {
   return readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
 }
 
-/**
- * Bytes the regular files among the inputs hold; a gzipped one counts as much as its
- * last member says it holds unpacked (its last four bytes: the size modulo 4 GiB), as
- * that is what is read.
- */
-function regularBytes(inputs: readonly Input[]): number {
-  let total = 0;
-  for (const input of inputs) {
-    const fd = inputFd(input);
-    if (fd === null) continue;
-    const st = fstatSync(fd);
-    if (!st.isFile()) continue;
-    let size = st.size;
-    if (size >= 18 && isGzip(fd)) {
-      const tail = Buffer.alloc(4);
-      if (readSync(fd, tail, 0, 4, size - 4) === 4) size = Math.max(size, tail.readUInt32LE(0));
-    }
-    total += size;
+/** A regular file among the inputs: its descriptor and status, whether it is gzipped, and the bytes it holds as read. */
+interface RegularFile {
+  fd: number;
+  st: Stats;
+  gzip: boolean;
+  /** A gzipped one's as its last member says it holds unpacked (its last four bytes: the size modulo 4 GiB). */
+  bytes: number;
+}
+
+/** The input as a regular file, read once for all that is decided of it; null when it is not one. */
+function regularFile(input: Input): RegularFile | null {
+  const fd = inputFd(input);
+  if (fd === null) return null;
+  const st = fstatSync(fd);
+  if (!st.isFile()) return null;
+  const gzip = isGzip(fd);
+  let bytes = st.size;
+  if (gzip && bytes >= 18) {
+    const tail = Buffer.alloc(4);
+    if (readSync(fd, tail, 0, 4, bytes - 4) === 4) bytes = Math.max(bytes, tail.readUInt32LE(0));
   }
-  return total;
+  return { fd, st, gzip, bytes };
 }
 
 /**
@@ -80,16 +82,13 @@ function regularBytes(inputs: readonly Input[]): number {
  * chunks for several threads (a plain file: its size), whole by a worker while this
  * thread analyses (a gzipped one, named), or by this thread alone (null).
  */
-function parallelWay(input: Input, opts: ReadOptions, total: number): number | 'whole' | null {
-  const fd = inputFd(input);
-  if (fd === null || opts.jobs < 2) return null;
-  const st = fstatSync(fd);
-  if (!st.isFile()) return null;
+function parallelWay(input: Input, file: RegularFile | null, opts: ReadOptions, total: number): number | 'whole' | null {
+  if (file === null || opts.jobs < 2) return null;
   // Stdin is read from where it was cut (SPEC §1), by this thread's own rule for that.
-  if (isGzip(fd)) return input.name !== '-' && total >= opts.parallelFrom ? 'whole' : null;
-  if (!readsInParallel(st.size, total, opts.jobs, opts.parallelFrom)) return null;
-  if (input.name === '-' && !stdinOpens(st.ino, st.dev)) return null;
-  return st.size;
+  if (file.gzip) return input.name !== '-' && total >= opts.parallelFrom ? 'whole' : null;
+  if (!readsInParallel(file.st.size, total, opts.jobs, opts.parallelFrom)) return null;
+  if (input.name === '-' && !stdinOpens(file.st.ino, file.st.dev)) return null;
+  return file.st.size;
 }
 
 /**
@@ -221,8 +220,9 @@ export async function readInputs(names: readonly string[], checker: Stream, opts
   const inputs = openInputs(readingOrder(names), opts.stdinLive);
   let parsers: Parsers | null = null;
   try {
-    const total = regularBytes(inputs);
-    const ways = inputs.map((input) => parallelWay(input, opts, total));
+    const files = inputs.map(regularFile);
+    const total = files.reduce((sum, file) => sum + (file?.bytes ?? 0), 0);
+    const ways = inputs.map((input, i) => parallelWay(input, files[i], opts, total));
     // Gzipped files alone need one worker: each is read whole by the first.
     const workers = ways.some((way) => typeof way === 'number') ? workerCount(opts.jobs) : 1;
     for (const [i, input] of inputs.entries()) {

@@ -314,15 +314,6 @@ export class EntryReader {
    * with the known ones in WebAssembly (byte-space.ts). A reader that is never asked (a
    * test's, reading one entry) makes no WebAssembly memory.
    */
-  /**
-   * A buffer of this reader's space for entries cut elsewhere (by a worker), copied in to
-   * be read here at once: one serves every input. Where there is no room, a new Buffer.
-   */
-  scratch(length: number): Buffer {
-    if (this.scratchSpace === undefined) this.scratchSpace = this.readBuffer();
-    return this.scratchSpace !== null && length <= this.scratchSpace.length ? this.scratchSpace : Buffer.allocUnsafe(length);
-  }
-
   readBuffer(): Buffer | null {
     if (this.space === undefined) {
       // One buffer more than READ_BUFFERS: scratch's.
@@ -341,6 +332,15 @@ export class EntryReader {
       }
     }
     return this.given.pop() ?? this.space?.take(READ_BYTES) ?? null;
+  }
+
+  /**
+   * A buffer of this reader's space for entries cut elsewhere (by a worker), copied in to
+   * be read here at once: one serves every input. Where there is no room, a new Buffer.
+   */
+  scratch(length: number): Buffer {
+    if (this.scratchSpace === undefined) this.scratchSpace = this.readBuffer();
+    return this.scratchSpace !== null && length <= this.scratchSpace.length ? this.scratchSpace : Buffer.allocUnsafe(length);
   }
 
   /** A buffer readBuffer handed out, done with (its input read to the end): the next input's assembler reads into it. */
