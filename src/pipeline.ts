@@ -121,9 +121,10 @@ export class StreamChecker implements Stream {
   prime(): void {
     if (this.primed) return;
     this.primed = true;
-    primeReading(new StreamChecker(this.settings, () => {}).addFile('primer'));
+    const settings = { ...this.settings, warmRows: undefined };
+    primeReading(new StreamChecker(settings, () => {}).addFile('primer'));
     // Once more with request ids packed away at once: a long log packs them.
-    primeReading(new StreamChecker({ ...this.settings, retire: { afterSeconds: 0, keep: 0, every: 1 } }, () => {}).addFile('primer'));
+    primeReading(new StreamChecker({ ...settings, retire: { afterSeconds: 0, keep: 0, every: 1 } }, () => {}).addFile('primer'));
   }
 
   /** The running counts (for live metrics): nothing is decided by reading them. */

@@ -3,7 +3,7 @@
 
 import { compareViolations, type Violation } from '../src/analyse/violation.js';
 import { severities, type Severities } from '../src/analyse/rules.js';
-import type { RetireSettings, Summary } from '../src/analyse/analyser.js';
+import type { RetireSettings, RowWarming, Summary } from '../src/analyse/analyser.js';
 import type { Selection } from '../src/analyse/selection.js';
 import { Chalk } from 'chalk';
 import { StreamChecker } from '../src/pipeline.js';
@@ -59,6 +59,8 @@ export interface CheckOptions {
   gapSeconds?: number;
   /** When idle request ids are packed away. */
   retire?: RetireSettings;
+  /** The report's row writer, run once during the reading. */
+  warmRows?: RowWarming;
   /** Feed the bytes in chunks of this size, or of these sizes in turn (default: all at once). */
   chunk?: number | number[];
 }
@@ -70,7 +72,7 @@ export function check(input: FileText | [string, FileText][], opts: CheckOptions
   const files: [string, FileText][] = Array.isArray(input) ? input : [['errors.log', input]];
   const violations: Violation[] = [];
   const checker = new StreamChecker(
-    { pairWindow: opts.pairWindow ?? 30, severities: severities(opts.severities), selection: opts.selection, gapSeconds: opts.gapSeconds, retire: opts.retire },
+    { pairWindow: opts.pairWindow ?? 30, severities: severities(opts.severities), selection: opts.selection, gapSeconds: opts.gapSeconds, retire: opts.retire, warmRows: opts.warmRows },
     (f) => violations.push(f),
   );
   for (const [name, text] of files) {

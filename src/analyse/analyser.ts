@@ -30,6 +30,22 @@ export interface AnalyseSettings {
   gapSeconds?: number;
   /** When request ids are packed away (tests make it eager). */
   retire?: RetireSettings;
+  /** The report's row writer, run once over some packed ids while a long log is read. */
+  warmRows?: RowWarming;
+}
+
+/**
+ * A report that writes its request-id rows from the packed ids (JSON, NDJSON) has V8
+ * compile its writer while the log is still read: its first rows, written cold after the
+ * reading with the other core idle, cost some 90 ms of *short*'s list (docs/speed.md).
+ */
+export interface RowWarming {
+  /** Packed ids past which it runs: a log of fewer writes its list in a few milliseconds. */
+  after: number;
+  /** How many of the first listed packed ids it writes. */
+  rows: number;
+  /** Writes the rows and drops the text; reads the packed ids, changes nothing. */
+  write(rows: PackedRows): void;
 }
 
 export interface RetireSettings {
@@ -133,6 +149,8 @@ export class Analyser {
   private readonly retired = new RetiredIds();
   private readonly retire: RetireSettings;
   private entriesSinceRetiring = 0;
+  /** Null once run (or with no report to warm). */
+  private warming: RowWarming | null;
   /** The latest instant of the stream. */
   private now = -Infinity;
   /** idOrder, read in place: what rows, the timeline and the diagnosis need. */
@@ -195,6 +213,7 @@ export class Analyser {
     this.alphabet = ALPHABETS[settings.requestIdAlphabet ?? 'hex'];
     this.gapSeconds = settings.gapSeconds ?? DEFAULT_GAP_SECONDS;
     this.retire = settings.retire ?? RETIRE;
+    this.warming = settings.warmRows ?? null;
     const selection = settings.selection ?? null;
     this.selection = selection === null || isEmptySelection(selection) ? null : selection;
     this.pairing = new Pairing(settings.pairWindow, {
@@ -408,6 +427,18 @@ export class Analyser {
       if (s.pending !== null || s === this.lastIdState || (s.order >= 0 && s.order < REFRESH_ROWS) || this.now - s.seenAt <= this.retire.afterSeconds) continue;
       this.pack(s);
     }
+    if (this.warming !== null && this.retired.size >= this.warming.after) this.warmRows(this.warming);
+  }
+
+  /** Runs the report's row writer over the first listed packed ids, once. */
+  private warmRows(w: RowWarming): void {
+    this.warming = null;
+    const places: number[] = [];
+    for (let i = 0; i < this.idOrder.length && places.length < w.rows; i++) {
+      const at = this.idOrder[i];
+      if (typeof at === 'number') places.push(at);
+    }
+    w.write({ rows: this.retired, places });
   }
 
   /** Moves `s` from its objects into the packed ids; its place in the order then says where it is. */

@@ -130,7 +130,14 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
       for (const [out, s] of streaming) out.write(out.reporter.violation!(f, s));
     };
     const checker = new StreamChecker(
-      { pairWindow: o.pairWindow, severities, requestIdAlphabet: o.requestIdAlphabet, selection: o.selection, gapSeconds: o.gapSeconds },
+      {
+        pairWindow: o.pairWindow,
+        severities,
+        requestIdAlphabet: o.requestIdAlphabet,
+        selection: o.selection,
+        gapSeconds: o.gapSeconds,
+        warmRows: outputs.find((out) => out.reporter.warmRows !== undefined)?.reporter.warmRows,
+      },
       onViolation,
     );
     // prom-client and node:http take 45-50 ms to load: only a run that serves metrics pays.

@@ -5,7 +5,7 @@ import type { Summary } from '../analyse/analyser.js';
 import type { Violation } from '../analyse/violation.js';
 import { boundText, type Selection } from '../analyse/selection.js';
 import { jsonText } from './json-text.js';
-import { packedRowsText } from './row-bytes.js';
+import { packedRowsText, ROW_WARMING } from './row-bytes.js';
 import { WRITE_PIECE, type Reporter } from './reporter.js';
 import { rowText } from './row-text.js';
 
@@ -115,4 +115,5 @@ export function* renderJson(s: Summary, violations: readonly Violation[], host: 
 export const jsonReporter: Reporter = {
   description: 'one JSON document: summary, request ids, signatures, violations',
   end: (ctx) => renderJson(ctx.summary, ctx.violations, ctx.host),
+  warmRows: ROW_WARMING,
 };

@@ -5,6 +5,7 @@ import type { Violation } from '../analyse/violation.js';
 import { jsonText } from './json-text.js';
 import { summaryLine, violationObject } from './json.js';
 import type { Reporter } from './reporter.js';
+import { ROW_WARMING } from './row-bytes.js';
 
 export function ndjsonViolation(f: Violation): string {
   return jsonText({ type: 'violation', ...violationObject(f) }) + '\n';
@@ -16,4 +17,5 @@ export const ndjsonReporter: Reporter = {
   violation: (f) => ndjsonViolation(f),
   // The SPEC §5 document without its violations list, as the last line.
   end: (ctx) => summaryLine(ctx.summary, ctx.host),
+  warmRows: ROW_WARMING,
 };

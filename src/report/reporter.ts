@@ -5,7 +5,7 @@
 
 import type { ChalkInstance } from 'chalk';
 import type { AlphabetName } from '../analyse/alphabet.js';
-import type { Counts, Summary } from '../analyse/analyser.js';
+import type { Counts, RowWarming, Summary } from '../analyse/analyser.js';
 import type { Violation } from '../analyse/violation.js';
 import type { Severities } from '../analyse/rules.js';
 import type { RunFacts } from './metrics.js';
@@ -74,4 +74,6 @@ export interface Reporter {
   end(ctx: ReportContext): string | Iterable<string>;
   /** Files appended to beside the report. */
   beside?(ctx: ReportContext): BesideFile[];
+  /** Its request-id rows' writer, to be run once while a long log is read (see RowWarming). */
+  warmRows?: RowWarming;
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { duration } from '../../src/analyse/analyser.js';
+import type { PackedRows } from '../../src/analyse/retired.js';
+import { renderJson } from '../../src/report/json.js';
+import { FORMATS, REPORTERS } from '../../src/report/registry.js';
+import { ROW_WARMING } from '../../src/report/row-bytes.js';
 import { check, ID, imap, log, lookup, pair, SEG, SRC, where } from '../helpers.js';
 
 describe('pair-order and pair-same-second', () => {
@@ -291,5 +295,42 @@ describe('violations', () => {
 
   it('write durations for people', () => {
     expect([duration(2), duration(60), duration(3580), duration(7200), duration(7260)]).toEqual(['2 s', '1 min', '59 min 40 s', '2 h', '2 h 1 min']);
+  });
+});
+
+describe('row warming', () => {
+  // 110 ids, one refresh each, a second apart: with ids packed at once, the first 100
+  // (the timeline's) stay as they are and the rest are packed as they come.
+  const ids = Array.from({ length: 110 }, (_, i) => (0x3fa90000 + i).toString(16));
+  const text = log(...ids.map((id, i) => pair(`10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`, { id })));
+  const retire = { afterSeconds: 0, keep: 0, every: 1 };
+
+  it('runs once, past `after` packed ids, over the first listed packed ids, and changes no finding', () => {
+    const calls: string[][] = [];
+    const warmRows = {
+      after: 4,
+      rows: 3,
+      write(packed: PackedRows) {
+        calls.push(packed.places.map((p) => packed.rows.idAt(p)));
+        ROW_WARMING.write(packed);
+      },
+    };
+    const warmed = check(text, { retire, warmRows });
+    expect(warmed.violations).toEqual([]);
+    expect(warmed.summary.requestIds.length).toBe(110);
+    expect(calls).toEqual([ids.slice(100, 103)]);
+    const cold = check(text, { retire });
+    expect([...renderJson(warmed.summary, warmed.violations, 'h')].join('')).toBe([...renderJson(cold.summary, cold.violations, 'h')].join(''));
+  });
+
+  it('does not run on a log of fewer packed ids', () => {
+    let runs = 0;
+    check(text, { retire, warmRows: { after: 11, rows: 3, write: () => runs++ } });
+    expect(runs).toBe(0);
+  });
+
+  it('is asked for by the reports that write rows from packed ids, and by no other', () => {
+    const warming = FORMATS.filter((f) => REPORTERS[f].warmRows !== undefined);
+    expect(warming).toEqual(['json', 'ndjson']);
   });
 });
