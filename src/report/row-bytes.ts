@@ -84,12 +84,15 @@ class Pieces {
   /** Whether the piece is ASCII: rowText's rows may hold more. */
   asciiOnly = true;
 
-  /** Room for `n` more bytes; returns the full piece to hand on first, if any. */
-  room(n: number): string | null {
-    if (this.at + n <= this.buf.length) return null;
-    const full = this.at > 0 ? this.take() : null;
-    if (n > this.buf.length) this.buf = Buffer.allocUnsafeSlow(n);
-    return full;
+  /**
+   * Whether `n` more bytes fit; when they do not and the piece is empty, it is made large
+   * enough first (a row larger than a piece), so that false means: hand the piece on.
+   */
+  fits(n: number): boolean {
+    if (this.at + n <= this.buf.length) return true;
+    if (this.at > 0) return false;
+    this.buf = Buffer.allocUnsafeSlow(n);
+    return true;
   }
 
   take(): string {
@@ -187,44 +190,54 @@ export function* packedRowsText(packed: PackedRows, indent: boolean): Generator<
   const w = indent ? INDENTED : FLAT;
   const out = new Pieces();
   out.put(w.open);
-  for (let i = 0; i < places.length; i++) {
-    const r = rows.rawAt(places[i]);
-    if (plainStrings(r)) {
-      const full = out.room(rowSize(r));
-      if (full !== null) yield full;
-      if (i > 0) out.put(w.between);
-      writeRow(out, r, w);
-    } else {
-      const full = writeText(out, rows, places[i], i > 0 ? w.between : null, indent);
-      if (full !== null) yield full;
-    }
-    if (out.at >= WRITE_PIECE) yield out.take();
+  for (let i = 0; i < places.length; ) {
+    i = writeRows(out, rows, places, i, w, indent);
+    if (i < places.length || out.at >= WRITE_PIECE) yield out.take();
   }
   out.put(w.close);
   yield out.take();
 }
 
-/** A row rowText writes, after `between`; returns a full piece to hand on first, if any. */
-function writeText(out: Pieces, rows: RetiredIds, place: number, between: Uint8Array | null, indent: boolean): string | null {
-  const text = rowText(rows.rowAt(place), indent);
-  const full = out.room(Buffer.byteLength(text, 'utf8') + 16);
-  if (between !== null) out.put(between);
-  out.at += out.buf.write(text, out.at, 'utf8');
-  out.asciiOnly = false;
-  return full;
+/**
+ * Rows from the `i`-th on into `out`, until it holds a piece (WRITE_PIECE), the next row
+ * does not fit, or the list ends; returns the index of the next row. The loop is here,
+ * not in the generator: V8 compiles a generator's loop only for its next call (it cannot
+ * replace a generator's running code), so the one call of a report ran its loop
+ * uncompiled, however warm (ROW_WARMING): 9–19 ms every 8,192 rows of *short*, falling
+ * to 9 only some 50,000 rows in, where a plain function is compiled while it runs.
+ */
+function writeRows(out: Pieces, rows: RetiredIds, places: readonly number[], i: number, w: Words, indent: boolean): number {
+  for (; i < places.length; i++) {
+    const r = rows.rawAt(places[i]);
+    if (plainStrings(r)) {
+      if (!out.fits(rowSize(r))) return i;
+      if (i > 0) out.put(w.between);
+      writeRow(out, r, w);
+    } else {
+      // Anything JSON escapes, or not ASCII: rowText writes it.
+      const text = rowText(rows.rowAt(places[i]), indent);
+      if (!out.fits(Buffer.byteLength(text, 'utf8') + 16)) return i;
+      if (i > 0) out.put(w.between);
+      out.at += out.buf.write(text, out.at, 'utf8');
+      out.asciiOnly = false;
+    }
+    if (out.at >= WRITE_PIECE) return i + 1;
+  }
+  return i;
 }
 
 /**
- * The writer run over 2,048 rows once 16,384 ids are packed, its text dropped, so that V8
+ * The writer run over 1,024 rows once 16,384 ids are packed, its text dropped, so that V8
  * has compiled it by the report. Real rows, not made-up ones: what the code is compiled
- * for is what it will meet. *short* (117,149 ids), six interleaved runs each: the report
- * 195-324 ms (mean 233) after warming on 2,048 rows, 219-329 (265) on 1,024, 228-419
- * (327) unwarmed; the warming itself takes 22-56 ms of the analysing thread during the
- * reading, when the worker keeps the other core busy.
+ * for is what it will meet. *short* (117,149 ids), five interleaved runs each, the time
+ * writeRows took for the whole list: 155–202 ms unwarmed (its first 8,192 rows 32–48
+ * ms), 125–144 warmed on 1,024 rows (12–17 ms), 130–161 on 2,048; the warming takes
+ * 18–24 ms of the analysing thread during the reading, while the worker keeps the other
+ * core busy.
  */
 export const ROW_WARMING: RowWarming = {
   after: 16_384,
-  rows: 2_048,
+  rows: 1_024,
   write(packed: PackedRows): void {
     for (const piece of packedRowsText(packed, true)) void piece;
   },

@@ -69,8 +69,9 @@ describe('request-id rows as bytes', () => {
   it('come in pieces of about a write, a row larger than a piece whole in one', () => {
     const states = Array.from({ length: 3000 }, (_, i) => {
       const s = new IdState((0x10000000 + i).toString(16));
-      // One row of 300 KB: more than the room a piece starts with.
-      s.addSegment(i === 1500 ? 'x'.repeat(300_000) : `cpsess${1_000_000_000 + i}`);
+      // Two rows of 300 KB or more, more than the room a piece starts with: one written
+      // as bytes, one not ASCII, which rowText writes.
+      s.addSegment(i === 1500 ? 'x'.repeat(300_000) : i === 2500 ? 'ü'.repeat(300_000) : `cpsess${1_000_000_000 + i}`);
       s.seen(1_763_700_000 + i, 3600, false);
       s.entries = i;
       return s;
@@ -78,9 +79,9 @@ describe('request-id rows as bytes', () => {
     const { r, places } = pack(states);
     const pieces = [...packedRowsText({ rows: r, places }, true)];
     expect(pieces.length).toBeGreaterThan(10);
-    // None empty; none past two writes but the one of the large row.
+    // None empty; none past two writes but the ones of the large rows.
     for (const p of pieces) expect(p.length).toBeGreaterThan(0);
-    expect(pieces.filter((p) => p.length > 2 * WRITE_PIECE).map((p) => p.length > 300_000)).toEqual([true]);
+    expect(pieces.filter((p) => p.length > 2 * WRITE_PIECE).map((p) => p.length > 300_000)).toEqual([true, true]);
     expect(pieces.join('')).toBe(reference(r, places, true));
   });
 });
