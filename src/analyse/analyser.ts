@@ -37,7 +37,8 @@ export interface AnalyseSettings {
 /**
  * A report that writes its request-id rows from the packed ids (JSON, NDJSON) has V8
  * compile its writer while the log is still read: its first rows, written cold after the
- * reading with the other core idle, cost some 90 ms of *short*'s list (docs/speed.md).
+ * reading with the other core idle, cost some 30-60 ms more of *short*'s list
+ * (docs/speed.md).
  */
 export interface RowWarming {
   /** Packed ids past which it runs: a log of fewer writes its list in a few milliseconds. */
