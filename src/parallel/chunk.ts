@@ -64,15 +64,17 @@ export function entryStartFrom(fd: number, at: number, size: number): number {
 
 /**
  * Reads the chunk whose nominal span is [from, to) of a file of `size` bytes into
- * `into`, a block at a time, straight into its buffer.
+ * `into`, a block at a time, straight into its buffer; `between`, when given, is called
+ * after each block.
  */
-export function pushChunk(fd: number, from: number, to: number, size: number, into: { pushRead(max: number, read: ReadInto): number }): void {
+export function pushChunk(fd: number, from: number, to: number, size: number, into: { pushRead(max: number, read: ReadInto): number }, between?: () => void): void {
   const start = entryStartFrom(fd, from, size);
   const end = to >= size ? size : entryStartFrom(fd, to, size);
   for (let pos = start; pos < end; ) {
     const n = into.pushRead(Math.min(BLOCK, end - pos), (buf, at, max) => readSync(fd, buf, at, max, pos));
     if (n === 0) break;
     pos += n;
+    between?.();
   }
 }
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { entryStartFrom } from '../../src/parallel/chunk.js';
+import { entryStartFrom, pushChunk } from '../../src/parallel/chunk.js';
 import { BACKLOG, chunkSize, chunkStarts, defaultJobs, freeWorker, held, MAX_DEFAULT_JOBS } from '../../src/parallel/read.js';
 import { RecordReader, RecordWriter } from '../../src/parallel/records.js';
 import { EntryReader, newEntry, type Entry } from '../../src/parse/entry.js';
@@ -63,6 +63,30 @@ describe('entryStartFrom', () => {
   it('takes the size when no entry starts after the offset', () => {
     withFile(log(imap('10:00:01'), 'tail without entries'), (fd, size) => {
       expect(entryStartFrom(fd, 5, size)).toBe(size);
+    });
+  });
+});
+
+describe('pushChunk', () => {
+  it('reads a chunk a block (1 MiB) at a time, calling `between` after each', () => {
+    // 2.5 MiB of entries: three blocks, the last a half.
+    const lines: string[] = [];
+    for (let i = 0; Buffer.byteLength(lines.join('\n')) < 2.5 * (1 << 20); i++) lines.push(imap(`10:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`));
+    const text = log(...lines);
+    withFile(text, (fd, size) => {
+      const events: string[] = [];
+      let bytes = 0;
+      const into = {
+        pushRead(max: number, read: (buf: Buffer, at: number, max: number) => number): number {
+          const n = read(Buffer.alloc(max), 0, max);
+          bytes += n;
+          events.push(`read ${n}`);
+          return n;
+        },
+      };
+      pushChunk(fd, 0, size, size, into, () => events.push('between'));
+      expect(bytes).toBe(size);
+      expect(events).toEqual([`read ${1 << 20}`, 'between', `read ${1 << 20}`, 'between', `read ${size - 2 * (1 << 20)}`, 'between']);
     });
   });
 });
