@@ -13,7 +13,7 @@ import { readInParallel, readsInParallel, workerCount } from './parallel/read.js
 import { readWhole } from './parallel/whole.js';
 import { readingOrder } from './input/order.js';
 import { isLiveInput } from './input/live.js';
-import { closeInputs, inputBytes, looksBinary, openInputs, reason, type Input } from './input/source.js';
+import { closeInputs, hasGzipMagic, inputBytes, looksBinary, openInputs, reason, type Input } from './input/source.js';
 
 export interface ReadOptions {
   /** Follow the named files like `tail -F` instead of reading them to their end. */
@@ -50,7 +50,7 @@ function inputFd(input: Input): number | null {
 /** Whether the file open as `fd` starts with gzip's magic bytes. */
 function isGzip(fd: number): boolean {
   const magic = Buffer.alloc(2);
-  return readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+  return hasGzipMagic(magic.subarray(0, readSync(fd, magic, 0, 2, 0)));
 }
 
 /** A regular file among the inputs: its descriptor and status, whether it is gzipped, and the bytes it holds as read. */
@@ -223,12 +223,14 @@ export async function readInputs(names: readonly string[], checker: Stream, opts
     const files = inputs.map(regularFile);
     const total = files.reduce((sum, file) => sum + (file?.bytes ?? 0), 0);
     const ways = inputs.map((input, i) => parallelWay(input, files[i], opts, total));
+    // The workers serve every input up to the last read with them.
+    const lastWithWorkers = ways.findLastIndex((way) => way !== null);
     // Gzipped files alone need one worker: each is read whole by the first.
     const workers = ways.some((way) => typeof way === 'number') ? workerCount(opts.jobs) : 1;
     for (const [i, input] of inputs.entries()) {
       if (opts.signal.aborted) break;
       // Started before anything is read, so that they load while this thread primes.
-      if (ways.slice(i).some((way) => way !== null) && (parsers === null || !parsers.usable)) parsers = new Parsers(workers);
+      if (i <= lastWithWorkers && (parsers === null || !parsers.usable)) parsers = new Parsers(workers);
       const way = ways[i];
       if (way === 'whole' && parsers !== null) {
         checker.prime();

@@ -171,6 +171,11 @@ export function stdinIsLive(): boolean {
   }
 }
 
+/** Whether `bytes` start with gzip's magic bytes: how a gzipped input is told, whatever its name (SPEC §6). */
+export function hasGzipMagic(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
 /**
  * The bytes of an input, gunzipped when they start with gzip's magic bytes. Ends early,
  * without error, when `signal` aborts (SIGINT on a live stream). A chunk holds good until
@@ -218,7 +223,7 @@ async function* decoded(name: string, raw: AsyncIterator<Buffer>, signal?: Abort
     headLength += chunk.length;
   }
   const first = head.length === 1 ? head[0] : Buffer.concat(head);
-  if (headLength < 2 || first[0] !== 0x1f || first[1] !== 0x8b) {
+  if (!hasGzipMagic(first)) {
     if (headLength > 0) yield first;
     if (done) return;
     for (let r = await next(); !r.done; r = await next()) yield r.value;
