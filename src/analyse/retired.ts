@@ -6,7 +6,7 @@
 
 import { isoAt } from '../parse/calendar.js';
 import { IdState, MadeRow, type RequestIdRow } from './aggregates.js';
-import { cadenceOf } from './cadence.js';
+import { cadenceOf, median } from './cadence.js';
 
 const EMPTY = -1;
 /** A place whose id came back (unpacked): probing goes on past it. */
@@ -75,6 +75,29 @@ function writeStr(buf: Buffer, at: number, v: string): number {
   // Written over: its room is reserved (packedSize).
   at = writeUint(buf, at, Buffer.byteLength(v, 'utf8'));
   return at + buf.write(v, at, 'utf8');
+}
+
+/** Whether a string stands in JSON as it is: printable ASCII but `"` and `\`. */
+function plainText(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
+}
+
+/** Whether a state's row lists only plain strings (see plainText): its id and the segments it lists. */
+function plainRow(s: IdState): boolean {
+  if (!plainText(s.id)) return false;
+  const listed = s.selectedSegments;
+  if (listed !== null) {
+    for (let i = 0; i < listed.length; i++) if (!plainText(listed[i])) return false;
+    return true;
+  }
+  if (s.segment !== null && !plainText(s.segment)) return false;
+  const more = s.moreSegments;
+  if (more !== null) for (let i = 0; i < more.length; i++) if (!plainText(more[i])) return false;
+  return true;
 }
 
 /** A list of strings, or null (length 0 is written as 1, null as 0). */
@@ -156,7 +179,7 @@ class Cursor {
 function packedSize(s: IdState): number {
   // The segments as writeSegments writes them: a count, the first, the rest.
   const segments = 8 + (s.segment === null ? 0 : strSize(s.segment)) + strsSize(s.moreSegments) - 8;
-  return 17 + strSize(s.id) + segments + strsSize(s.selectedSegments) + 17 * (13 + s.gapHistogram().length);
+  return 17 + strSize(s.id) + segments + strsSize(s.selectedSegments) + 17 * (14 + s.gapHistogram().length);
 }
 
 /** A string's length varint and its bytes, at the most. */
@@ -194,6 +217,10 @@ interface Scalars {
   count: number;
   last: number;
   longest: number;
+  /** The median gap, as cadence's median() gives it from the histogram: kept so that a row is written without reading the histogram. */
+  median: number | null;
+  /** Whether the row's id and listed segments stand in JSON as they are (see plainText). */
+  plain: boolean;
 }
 
 /** All of a packed state's numbers: its scalars and its gap histogram. */
@@ -214,9 +241,6 @@ export interface RawRow extends Scalars {
   segments: number;
   segmentAt: number[];
   segmentLength: number[];
-  /** The gap histogram: its first `gapCount` places (an array reused from row to row, grown when a row needs more). */
-  gaps: Float64Array;
-  gapCount: number;
 }
 
 /** Packed states live in blocks of 1 MiB (none spans two): no doubling, no copy as they grow. */
@@ -235,9 +259,9 @@ export class RetiredIds {
   /** The cursor of cursor(): no call holds it past its return. */
   private readonly at = new Cursor(Buffer.alloc(0), 0);
   /** The record of read(): no call holds it past its return. */
-  private readonly fields: Fields = { order: 0, id: '', segments: null, selected: null, entries: 0, refreshPairs: 0, diagnosed: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, histogram: [] };
+  private readonly fields: Fields = { order: 0, id: '', segments: null, selected: null, entries: 0, refreshPairs: 0, diagnosed: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, median: null, plain: true, histogram: [] };
   /** The record of rawAt(): no call holds it past its return. */
-  private readonly raw: RawRow = { block: Buffer.alloc(0), idAt: 0, idLength: 0, segments: 0, segmentAt: [], segmentLength: [], entries: 0, refreshPairs: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, gaps: new Float64Array(64), gapCount: 0 };
+  private readonly raw: RawRow = { block: Buffer.alloc(0), idAt: 0, idLength: 0, segments: 0, segmentAt: [], segmentLength: [], entries: 0, refreshPairs: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, median: null, plain: true };
   /** The gaps rowAt() reads: no call holds them past its return. */
   private readonly gaps: number[] = [];
   /** Bytes used of the last block. */
@@ -286,7 +310,7 @@ export class RetiredIds {
     // The last instants as distances from the first: small numbers.
     end = writeNum(buf, end, s.firstInstant);
     end = writeNum(buf, end, s.firstOffset);
-    end = writeNum(buf, end, (s.firstNegative ? 1 : 0) | (s.lastNegative ? 2 : 0));
+    end = writeNum(buf, end, (s.firstNegative ? 1 : 0) | (s.lastNegative ? 2 : 0) | (plainRow(s) ? 4 : 0));
     end = writeNum(buf, end, s.lastInstant - s.firstInstant);
     end = writeNum(buf, end, s.lastOffset);
     // Indexed, not destructured or iterated: those make iterator objects, and ids are packed by the hundred thousand.
@@ -295,6 +319,11 @@ export class RetiredIds {
     end = writeNum(buf, end, cadence[1] - s.firstInstant);
     end = writeNum(buf, end, cadence[2]);
     const h = s.gapHistogram();
+    // Twice the median, a whole number for whole gaps (the mean of two middle ones may end
+    // in .5); -1: none. A report's rows read it, not the histogram: a place is a number of
+    // four or five bytes, and a row of *short* read 5 of them and went over them twice.
+    const m = median(h);
+    end = writeNum(buf, end, m === null ? -1 : 2 * m);
     end = writeNum(buf, end, h.length);
     for (let i = 0; i < h.length; i++) end = writeNum(buf, end, h[i]);
     this.used = end;
@@ -389,14 +418,8 @@ export class RetiredIds {
       }
       r.segments = selected;
     }
+    // The histogram, after them, is left unread.
     readScalars(c, r);
-    // Into a typed array: a number[] emptied for each row (`length = 0`) cost a call into
-    // the runtime and a new backing store a row.
-    const n = c.num();
-    if (n > r.gaps.length) r.gaps = new Float64Array(Math.max(n, 2 * r.gaps.length));
-    const gaps = r.gaps;
-    for (let k = 0; k < n; k++) gaps[k] = c.num();
-    r.gapCount = n;
     return r;
   }
 
@@ -460,13 +483,16 @@ function readScalars(c: Cursor, n: Scalars): void {
   n.refreshPairs = c.num();
   n.firstInstant = c.num();
   n.firstOffset = c.num();
-  const negatives = c.num();
-  n.firstNegative = (negatives & 1) !== 0;
-  n.lastNegative = (negatives & 2) !== 0;
+  const flags = c.num();
+  n.firstNegative = (flags & 1) !== 0;
+  n.lastNegative = (flags & 2) !== 0;
+  n.plain = (flags & 4) !== 0;
   n.lastInstant = n.firstInstant + c.num();
   n.lastOffset = c.num();
   n.count = c.num();
   n.last = n.firstInstant + c.num();
   n.longest = c.num();
+  const twice = c.num();
+  n.median = twice < 0 ? null : twice / 2;
 }
 
