@@ -300,7 +300,7 @@ export class RetiredIds {
     const at = ((this.blocks.length - 1) << BLOCK_BITS) | this.used;
     const buf = this.blocks[this.blocks.length - 1];
     let end = writeNum(buf, this.used, order);
-    // Second, so that a report's diagnoses read it past one number, not past the strings.
+    // The diagnoses' marks, for unpack: the analyser keeps a copy for the report (packedMarks).
     end = writeNum(buf, end, s.diagnosed);
     end = writeStr(buf, end, s.id);
     end = writeSegments(buf, end, s);
@@ -376,13 +376,6 @@ export class RetiredIds {
     c.num();
     c.num();
     return c.str();
-  }
-
-  /** The diagnoses bits of a packed state (see diagnosis.ts). */
-  diagnosedAt(offset: number): number {
-    const c = this.cursor(offset);
-    c.num();
-    return c.num();
   }
 
   /**
