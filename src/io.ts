@@ -12,6 +12,11 @@ export interface Io {
    * whole in memory (40 MB more peak RSS). Absent: nothing to wait for.
    */
   outDrained?(): Promise<void>;
+  /**
+   * Writes bytes the caller will write over once this resolves: when they have left the
+   * process (the write's callback), not merely been queued. Absent: out() gets them as text.
+   */
+  outLent?(bytes: Uint8Array): Promise<void>;
   err(text: string): void;
   stdinIsTTY: boolean;
   /** stdin is a pipe, a socket or a file: something to read when no input is named. */
@@ -34,6 +39,8 @@ export function processIo(): Io {
     outDrained: async () => {
       if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain');
     },
+    // An error is stdout's 'error' event's to handle (process.ts): the write is over either way.
+    outLent: (bytes) => new Promise<void>((resolve) => void process.stdout.write(bytes, () => resolve())),
     err: (text) => void process.stderr.write(text),
     stdinIsTTY: process.stdin.isTTY === true,
     stdinIsReadable: stdinIsReadable(),

@@ -8,7 +8,7 @@ import type { Selection } from '../src/analyse/selection.js';
 import { Chalk } from 'chalk';
 import { StreamChecker } from '../src/pipeline.js';
 import { REPORTERS, type Format } from '../src/report/registry.js';
-import type { ReportSettings } from '../src/report/reporter.js';
+import { reportText, type ReportSettings } from '../src/report/reporter.js';
 
 export const SRC = '/usr/share/roundcube/program/lib/Roundcube/rcube_db.php';
 export const SEG = 'cpsess0123456789';
@@ -139,5 +139,5 @@ export function report(format: Format, c: Checked, over: Partial<ReportSettings>
   };
   const run = { timestamp: 1_763_700_000, durationSeconds: 0.5, success: true };
   const out = REPORTERS[format].end({ ...settings, summary: c.summary, violations: c.violations, streamed: false, run });
-  return typeof out === 'string' ? out : [...out].join('');
+  return reportText(out);
 }

@@ -18,7 +18,7 @@ import type { Io } from '../io.js';
 import { StreamChecker } from '../pipeline.js';
 import { repoPaths } from '../report/paths.js';
 import { Progress, PROGRESS_FROM, wantProgress } from '../report/progress.js';
-import { WRITE_PIECE, type ReportSettings } from '../report/reporter.js';
+import { WRITE_PIECE, type ReportPiece, type ReportSettings } from '../report/reporter.js';
 import type { MetricsServer } from './metrics-server.js';
 import { exitStatus } from './status.js';
 import { checkOutputs, openOutput, writeReason, type Output, type OutputSpec } from './outputs.js';
@@ -75,26 +75,35 @@ function shownPerRule(violations: readonly Violation[], cap: number): Violation[
 /**
  * Pieces of a report gathered into writes of about WRITE_PIECE (few system calls), each
  * once the one before has left the process: a report listing 100,000 request ids is never
- * held whole, not even in stdout's queue.
+ * held whole, not even in stdout's queue. Lent bytes (ReportPiece) are written as they
+ * come, and gone from the process before the next piece is made over them.
  */
-async function writeReport(out: Output, report: string | Iterable<string>): Promise<void> {
+async function writeReport(out: Output, report: string | Iterable<ReportPiece>): Promise<void> {
   if (typeof report === 'string') {
     out.write(report);
     return;
   }
   let pending: string[] = [];
   let size = 0;
+  const flush = () => {
+    if (size > 0) out.write(pending.join(''));
+    pending = [];
+    size = 0;
+  };
   for (const piece of report) {
+    if (typeof piece !== 'string') {
+      flush();
+      await out.writeLent(piece);
+      continue;
+    }
     pending.push(piece);
     size += piece.length;
     if (size >= WRITE_PIECE) {
-      out.write(pending.join(''));
-      pending = [];
-      size = 0;
+      flush();
       await out.drained();
     }
   }
-  if (size > 0) out.write(pending.join(''));
+  flush();
 }
 
 export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {

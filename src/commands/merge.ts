@@ -18,7 +18,7 @@ import { reason } from '../input/source.js';
 import { SCHEMA_VERSION, summaryDocument, violationObject } from '../report/json.js';
 import { jsonText } from '../report/json-text.js';
 import { repoPaths } from '../report/paths.js';
-import type { ReportContext } from '../report/reporter.js';
+import { reportText, type ReportContext } from '../report/reporter.js';
 import type { Io } from '../io.js';
 import { exitStatus } from './status.js';
 import { checkOutputs, openOutput, type Output, type OutputSpec } from './outputs.js';
@@ -249,7 +249,7 @@ export function merge(o: MergeOptions, io: Io): number {
         fleet,
       };
       const report = out.reporter.end(ctx);
-      out.write(typeof report === 'string' ? report : [...report].join(''));
+      out.write(reportText(report));
     }
     complete = true;
   } finally {

@@ -71,6 +71,8 @@ export interface Output {
   reporter: Reporter;
   streams: boolean;
   write(text: string): void;
+  /** Writes bytes a reporter lent (ReportPiece); resolves once they have left the process, so that they may be written over. */
+  writeLent(bytes: Uint8Array): Promise<void>;
   /** Resolves when what was written has left the process (at once for a file: written synchronously). */
   drained(): Promise<void>;
   /** Done: `complete` false when the run failed before the report was whole. */
@@ -79,10 +81,15 @@ export interface Output {
 
 const written = () => Promise.resolve();
 
-export function openOutput(spec: OutputSpec, io: Pick<Io, 'out' | 'outDrained'>, live: boolean): Output {
+export function openOutput(spec: OutputSpec, io: Pick<Io, 'out' | 'outDrained' | 'outLent'>, live: boolean): Output {
   const reporter = REPORTERS[spec.format];
   const streams = reporter.violation !== undefined && (reporter.streams?.(live, spec.path === null) ?? false);
-  if (spec.path === null) return { spec, reporter, streams, write: io.out, drained: io.outDrained ?? written, close: () => {} };
+  if (spec.path === null) {
+    const drained = io.outDrained ?? written;
+    // Without a way to know the bytes have left, as text, then the wait for drain.
+    const writeLent = io.outLent ?? ((bytes: Uint8Array) => (io.out(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')), drained()));
+    return { spec, reporter, streams, write: io.out, writeLent, drained, close: () => {} };
+  }
   const path = spec.path;
   // An atomic report is written beside its file, then renamed over it.
   const temp = reporter.atomic ? `${path}.${process.pid}.tmp` : path;
@@ -102,6 +109,15 @@ export function openOutput(spec: OutputSpec, io: Pick<Io, 'out' | 'outDrained'>,
       } catch (err) {
         throw new OutputError(`cannot write ${path}: ${writeReason(err)}`);
       }
+    },
+    // Written synchronously: gone from the process on return.
+    writeLent: (bytes) => {
+      try {
+        writeSync(fd, bytes);
+      } catch (err) {
+        throw new OutputError(`cannot write ${path}: ${writeReason(err)}`);
+      }
+      return written();
     },
     drained: written,
     close: (complete = true) => {

@@ -6,7 +6,7 @@ import type { Violation } from '../analyse/violation.js';
 import { boundText, type Selection } from '../analyse/selection.js';
 import { jsonText } from './json-text.js';
 import { packedRowsText, ROW_WARMING } from './row-bytes.js';
-import { WRITE_PIECE, type Reporter } from './reporter.js';
+import { WRITE_PIECE, type Reporter, type ReportPiece } from './reporter.js';
 import { rowText } from './row-text.js';
 
 export const SCHEMA_VERSION = 1;
@@ -86,14 +86,14 @@ function violationText(v: Violation, indent: boolean): string {
 }
 
 /** The request-id list, as listText writes it: written as bytes from the packed rows, when they are. */
-function* requestIdsText(list: RequestIdList, indent: boolean): Generator<string> {
+function* requestIdsText(list: RequestIdList, indent: boolean): Generator<ReportPiece> {
   const packed = list.packed();
   if (packed !== null) yield* packedRowsText(packed, indent);
   else yield* listText(list.length, (i) => list.row(i), rowText, indent);
 }
 
 /** The summary as NDJSON's last line, in pieces: on a long follow it lists every request id. */
-export function* summaryLine(s: Summary, host: string): Generator<string> {
+export function* summaryLine(s: Summary, host: string): Generator<ReportPiece> {
   const doc = { type: 'summary', ...summaryDocument(s, host), requestIds: LIST };
   const [before, after] = jsonText(doc).split(JSON.stringify(LIST));
   yield before;
@@ -102,7 +102,7 @@ export function* summaryLine(s: Summary, host: string): Generator<string> {
 }
 
 /** The whole document, in pieces; `violations` in stream order. Byte for byte JSON.stringify's. */
-export function* renderJson(s: Summary, violations: readonly Violation[], host: string): Generator<string> {
+export function* renderJson(s: Summary, violations: readonly Violation[], host: string): Generator<ReportPiece> {
   const doc = { ...summaryDocument(s, host), requestIds: LIST, violations: LIST };
   const [beforeIds, beforeViolations, rest] = jsonText(doc, 2).split(JSON.stringify(LIST));
   yield beforeIds;

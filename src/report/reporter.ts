@@ -61,6 +61,22 @@ export interface BesideFile {
   what: string;
 }
 
+/**
+ * A piece of a report: text, or UTF-8 bytes lent by the reporter, good only until the
+ * next piece is asked for. The JSON request-id list is written into one buffer, reused
+ * piece after piece and written out as it is: made into text and back into bytes by the
+ * write, *short*'s list (43 MB) kept the report 30 ms longer, with the other core idle.
+ */
+export type ReportPiece = string | Uint8Array;
+
+/** A report whole, as text: each lent piece read as it comes. */
+export function reportText(report: string | Iterable<ReportPiece>): string {
+  if (typeof report === 'string') return report;
+  let text = '';
+  for (const piece of report) text += typeof piece === 'string' ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('utf8');
+  return text;
+}
+
 export interface Reporter {
   /** One line for --help. */
   description: string;
@@ -71,7 +87,7 @@ export interface Reporter {
   /** The text for one violation, the moment it is decided (streaming only). */
   violation?(f: Violation, settings: ReportSettings): string;
   /** The report (or what is left of it after streaming), at the end: whole, or in pieces. */
-  end(ctx: ReportContext): string | Iterable<string>;
+  end(ctx: ReportContext): string | Iterable<ReportPiece>;
   /** Files appended to beside the report. */
   beside?(ctx: ReportContext): BesideFile[];
   /** Its request-id rows' writer, to be run once while a long log is read (see RowWarming). */

@@ -14,7 +14,7 @@ import type { RowWarming } from '../analyse/analyser.js';
 import type { PackedRows, RawRow, RetiredIds } from '../analyse/retired.js';
 import { ascii, asciiInto } from '../parse/bytes.js';
 import { isoInto } from '../parse/calendar.js';
-import { WRITE_PIECE } from './reporter.js';
+import { WRITE_PIECE, type ReportPiece } from './reporter.js';
 import { rowText } from './row-text.js';
 
 /** Room a row takes besides its strings: keys, indentation, numbers, two stamps. */
@@ -58,17 +58,17 @@ const FLAT: Words = {
 };
 
 /**
- * Rows written as bytes into one buffer, handed on as text in pieces of about a write.
- * Text, not the bytes: a piece handed on may still be queued for writing, so bytes would
- * take a new buffer each, and such buffers, outside V8's heap, waited for a collection (a
- * million-id stream's peak RSS rose by 15-20 MiB). A piece of ASCII is read as Latin-1:
- * a copy, as fast in a whole report as handing on the bytes.
+ * Rows written as bytes into one buffer, lent in pieces of about a write (ReportPiece):
+ * the writer has written a piece out before it asks for the next, written over it. Not a
+ * new buffer a piece: such buffers, outside V8's heap, waited for a collection (a
+ * million-id stream's peak RSS rose by 15-20 MiB, and *short*'s rows took longer). Not
+ * text either: read as Latin-1 and made bytes again by the write, *short*'s list spent
+ * 30 ms more after the reading (TF to the last write, five interleaved runs each: a
+ * median of 131 ms against 161).
  */
 class Pieces {
   buf = Buffer.allocUnsafeSlow(2 * WRITE_PIECE);
   at = 0;
-  /** Whether the piece is ASCII: rowText's rows may hold more. */
-  asciiOnly = true;
 
   /**
    * Whether `n` more bytes fit; when they do not and the piece is empty, it is made large
@@ -81,11 +81,11 @@ class Pieces {
     return true;
   }
 
-  take(): string {
-    const full = this.buf.toString(this.asciiOnly ? 'latin1' : 'utf8', 0, this.at);
+  /** The piece, lent (see ReportPiece); the next is written over it. */
+  take(): Uint8Array {
+    const piece = this.buf.subarray(0, this.at);
     this.at = 0;
-    this.asciiOnly = true;
-    return full;
+    return piece;
   }
 
   put(bytes: Uint8Array): void {
@@ -167,7 +167,7 @@ function rowSize(r: RawRow): number {
  * The list of packed rows, brackets and all, as listText(rows, rowText, indent) writes
  * it, in pieces of about a write (WRITE_PIECE).
  */
-export function* packedRowsText(packed: PackedRows, indent: boolean): Generator<string> {
+export function* packedRowsText(packed: PackedRows, indent: boolean): Generator<ReportPiece> {
   const { rows, places } = packed;
   if (places.length === 0) {
     yield '[]';
@@ -207,7 +207,6 @@ function writeRows(out: Pieces, rows: RetiredIds, places: readonly number[], i: 
       if (!out.fits(Buffer.byteLength(text, 'utf8') + 16)) return i;
       if (i > 0) out.put(w.between);
       out.at += out.buf.write(text, out.at, 'utf8');
-      out.asciiOnly = false;
     }
     if (out.at >= WRITE_PIECE) return i + 1;
   }

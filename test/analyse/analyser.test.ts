@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { duration } from '../../src/analyse/analyser.js';
 import type { PackedRows } from '../../src/analyse/retired.js';
 import { renderJson } from '../../src/report/json.js';
+import { reportText } from '../../src/report/reporter.js';
 import { FORMATS, REPORTERS } from '../../src/report/registry.js';
 import { ROW_WARMING } from '../../src/report/row-bytes.js';
 import { check, ID, imap, log, lookup, pair, SEG, SRC, where } from '../helpers.js';
@@ -320,7 +321,7 @@ describe('row warming', () => {
     expect(warmed.summary.requestIds.length).toBe(110);
     expect(calls).toEqual([ids.slice(100, 103)]);
     const cold = check(text, { retire });
-    expect([...renderJson(warmed.summary, warmed.violations, 'h')].join('')).toBe([...renderJson(cold.summary, cold.violations, 'h')].join(''));
+    expect(reportText(renderJson(warmed.summary, warmed.violations, 'h'))).toBe(reportText(renderJson(cold.summary, cold.violations, 'h')));
   });
 
   it('does not run on a log of fewer packed ids', () => {

@@ -1,7 +1,7 @@
 // The command line as an operator meets it: files, stdin, exit status, errors, colour.
 
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -250,6 +250,28 @@ describe('JSON report', () => {
   it('is not coloured even when colour is forced', async () => {
     const ran = await cli(['analyse', '--format', 'json', '--color', file('errs.log', ERRS)], { env: { FORCE_COLOR: '3' } });
     expect(ran.stdout).not.toMatch(/\x1b/);
+  });
+  it('lists thousands of request ids whole, to a file and to a pipe read slowly', async () => {
+    // The rows are written from one buffer, lent piece after piece: a pipe whose reader
+    // lags makes stdout queue a piece, which must leave before the next is written over it.
+    const ids = Array.from({ length: 3000 }, (_, i) => (0x10000000 + i).toString(16));
+    const at = (i: number) => `${String(10 + Math.floor(i / 3600)).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`;
+    const many = file('many-ids.log', log(...ids.map((id, i) => pair(at(i), { id, segment: `cpsess${1_000_000_000 + i}` }))));
+    const saved = join(dir, 'many-ids.json');
+    expect((await cli(['analyse', '--format', `json=${saved}`, many])).status).toBe(0);
+    const slow = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, 'analyse', '--format', 'json', many], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      const parts: Buffer[] = [];
+      child.stdout.pause();
+      setTimeout(() => child.stdout.on('data', (d: Buffer) => parts.push(d)).resume(), 500);
+      child.on('error', reject);
+      child.on('close', () => resolve(Buffer.concat(parts).toString('utf8')));
+    });
+    const text = readFileSync(saved, 'utf8');
+    expect(slow).toBe(text);
+    const doc = JSON.parse(text);
+    expect(doc.requestIds.map((r: { id: string }) => r.id)).toEqual(ids);
+    expect(doc.requestIds[2999]).toMatchObject({ sessionSegments: ['cpsess1000002999'], entries: 2, refreshPairs: 1 });
   });
 });
 

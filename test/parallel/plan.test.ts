@@ -18,6 +18,8 @@ import { StreamChecker } from '../../dist/pipeline.js';
 // @ts-expect-error built JavaScript
 import { renderJson } from '../../dist/report/json.js';
 // @ts-expect-error built JavaScript
+import { reportText } from '../../dist/report/reporter.js';
+// @ts-expect-error built JavaScript
 import { severities } from '../../dist/analyse/rules.js';
 
 /** The log of these tests: 700 KB unless said. */
@@ -45,7 +47,7 @@ async function report(jobs: number, plan?: ((k: number) => number) | 'as it goes
       closeSync(fd);
     }
   }
-  return [...renderJson(checker.finish(), violations, 'h')].join('');
+  return reportText(renderJson(checker.finish(), violations, 'h'));
 }
 
 describe('chunk owners', () => {
@@ -96,7 +98,7 @@ async function streamReport(files: { path: string; text: string }[], parsers?: u
       closeSync(fd);
     }
   }
-  return [...renderJson(checker.finish(), violations, 'h')].join('');
+  return reportText(renderJson(checker.finish(), violations, 'h'));
 }
 
 describe("the run's workers", () => {

@@ -19,6 +19,8 @@ import { StreamChecker } from '../../dist/pipeline.js';
 // @ts-expect-error built JavaScript
 import { renderJson } from '../../dist/report/json.js';
 // @ts-expect-error built JavaScript
+import { reportText } from '../../dist/report/reporter.js';
+// @ts-expect-error built JavaScript
 import { severities } from '../../dist/analyse/rules.js';
 
 /** About `bytes` of log in which 500 request ids recur, so that a worker's string table carries from file to file. */
@@ -54,7 +56,7 @@ async function report(parsers?: unknown, signal = new AbortController().signal, 
       await readWhole(path, path, feed, parsers, { signal, plan });
     }
   }
-  return [...renderJson(checker.finish(), violations, 'h')].join('');
+  return reportText(renderJson(checker.finish(), violations, 'h'));
 }
 
 describe('a gzipped file read whole by a worker', () => {
