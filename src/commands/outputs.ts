@@ -6,7 +6,7 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { OutputError, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { FORMATS, isFormat, REPORTERS, type Format } from '../report/registry.js';
-import type { Reporter } from '../report/reporter.js';
+import { pieceText, type Reporter } from '../report/reporter.js';
 import { didYouMean } from '../suggest.js';
 
 /** A report: its format, and the file it goes to (null: stdout). */
@@ -87,7 +87,7 @@ export function openOutput(spec: OutputSpec, io: Pick<Io, 'out' | 'outDrained' |
   if (spec.path === null) {
     const drained = io.outDrained ?? written;
     // Without a way to know the bytes have left, as text, then the wait for drain.
-    const writeLent = io.outLent ?? ((bytes: Uint8Array) => (io.out(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')), drained()));
+    const writeLent = io.outLent ?? ((bytes: Uint8Array) => (io.out(pieceText(bytes)), drained()));
     return { spec, reporter, streams, write: io.out, writeLent, drained, close: () => {} };
   }
   const path = spec.path;

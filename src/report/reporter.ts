@@ -69,11 +69,16 @@ export interface BesideFile {
  */
 export type ReportPiece = string | Uint8Array;
 
+/** A piece as text, read at once (a lent one is written over by the next). */
+export function pieceText(piece: ReportPiece): string {
+  return typeof piece === 'string' ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('utf8');
+}
+
 /** A report whole, as text: each lent piece read as it comes. */
 export function reportText(report: string | Iterable<ReportPiece>): string {
   if (typeof report === 'string') return report;
   let text = '';
-  for (const piece of report) text += typeof piece === 'string' ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('utf8');
+  for (const piece of report) text += pieceText(piece);
   return text;
 }
 
