@@ -182,16 +182,29 @@ const figures: Record<string, Figures> = {};
 /** Each profile's log, for the rotation sets made of them after. */
 const logs: Record<string, { path: string; truth: GroundTruth }> = {};
 process.stdout.write(`webmail-log ${sizeMB} MB per profile, on ${availableParallelism()} cores (${defaultJobs()} jobs by default), Node ${process.version}, warm page cache; each process timed from its start to its exit\n\n`);
-for (const profile of profiles) {
+/** What a profile's rounds gather: each tool's timed runs, and the JSON of its first round. */
+interface Timing {
+  profile: Profile;
+  path: string;
+  truth: GroundTruth;
+  timed: Row[][];
+  /** The JSON texts of the first round: --jobs 1, the default jobs, stdin. */
+  texts: string[];
+  rerunsDiffer: boolean;
+}
+const timings: Timing[] = profiles.map((profile) => {
   const { path, truth } = logFor(sizeMB, profile);
   logs[profile.name] = { path, truth };
-  spawnSync('cat', [path], { stdio: ['ignore', 'ignore', 'ignore'] }); // warm the page cache
-  // Each tool once a round, round after round: a slow spell of the machine falls on all.
-  const timed: Row[][] = [];
-  let rerunsDiffer = false;
-  /** The JSON texts of the first round: --jobs 1, the default jobs, stdin. */
-  let texts: string[] = [];
-  for (let round = 0; round < runs; round++) {
+  return { profile, path, truth, timed: [], texts: [], rerunsDiffer: false };
+});
+// Round after round, each profile in turn and each tool once in it: a slow spell of the
+// machine falls on every tool and every profile alike. The profiles one after another
+// (each its three runs) had put *short* and *busy* minutes apart, and their ratio moved
+// from 1.03 to 1.42 over five runs of the same code.
+for (let round = 0; round < runs; round++) {
+  for (const t of timings) {
+    const { path } = t;
+    spawnSync('cat', [path], { stdio: ['ignore', 'ignore', 'ignore'] }); // warm the page cache
     const rows: Row[] = [];
     rows.push(external("grep -c 'DB Error'", 'grep', ['-c', 'DB Error', path]));
     if (hasLnav) rows.push(external('lnav (headless load)', 'lnav', ['-n', '-c', ';SELECT count(*) FROM roundcube_errors_log', path]));
@@ -202,16 +215,18 @@ for (const profile of profiles) {
     ];
     // The first round's documents are checked against the truth; every later one must be
     // the same text (and is then dropped: 43 MB each for short).
-    if (round === 0) texts = ourRuns.map((r) => r.text);
-    else if (ourRuns.some((r, k) => r.text !== texts[k])) rerunsDiffer = true;
+    if (round === 0) t.texts = ourRuns.map((r) => r.text);
+    else if (ourRuns.some((r, k) => r.text !== t.texts[k])) t.rerunsDiffer = true;
     rows.push(...ourRuns.map((r) => r.row));
-    rows.forEach((r, k) => (timed[k] ??= []).push(r));
+    rows.forEach((r, k) => (t.timed[k] ??= []).push(r));
   }
+}
+for (const { profile, path, truth, timed, texts, rerunsDiffer } of timings) {
   const rows = timed.map(median);
   const [one, file, stdin] = rows.slice(-3);
   const [oneText, fileText, stdinText] = texts;
   process.stdout.write(`Profile ${profile.name}: ${profile.description}; ${truth.requestIds.toLocaleString('en-US')} request ids\n`);
-  process.stdout.write(`  the median of ${runs} run${runs === 1 ? '' : 's'} of each, interleaved; peak RSS the largest\n`);
+  process.stdout.write(`  the median of ${runs} run${runs === 1 ? '' : 's'} of each, interleaved with each other and with the other profiles'; peak RSS the largest\n`);
   process.stdout.write(table(truth.bytes, rows) + '\n');
   const same = !rerunsDiffer && oneText === fileText && stdinText.replaceAll('"file": "-"', `"file": ${JSON.stringify(path)}`) === oneText;
   if (!same) failed = true;
