@@ -200,7 +200,7 @@ const timings: Timing[] = profiles.map((profile) => {
 // Round after round, each profile in turn and each tool once in it: a slow spell of the
 // machine falls on every tool and every profile alike. The profiles one after another
 // (each its three runs) had put *short* and *busy* minutes apart, and their ratio moved
-// from 1.03 to 1.42 over five runs of the same code.
+// from 0.95 to 1.42 over five runs of nearly the same code (46-50, docs/speed.md).
 for (let round = 0; round < runs; round++) {
   for (const t of timings) {
     const { path } = t;
