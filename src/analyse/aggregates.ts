@@ -72,8 +72,36 @@ export class IdState extends CadenceTracker {
   /** Its refreshes per timeline bucket, for the ids whose row the timeline keeps. */
   refreshBuckets: Runs | null = null;
 
-  constructor(readonly id: string) {
+  /** Its request id; set again only when the state is taken for another id (reuse). */
+  constructor(public id: string) {
     super();
+  }
+
+  /**
+   * Makes this state a new one for `id`, as the constructor would, keeping only the
+   * histogram's array. A short-session log starts a new id every few dozen entries, and a
+   * state made for each lived long enough to be copied out of V8's young generation.
+   */
+  reuse(id: string): void {
+    this.id = id;
+    this.pending = null;
+    this.at = -1;
+    this.clearCadence();
+    this.segment = null;
+    this.moreSegments = null;
+    this.selectedSegments = null;
+    this.entries = 0;
+    this.refreshPairs = 0;
+    this.diagnosed = 0;
+    this.order = -1;
+    this.seenAt = 0;
+    this.firstInstant = NaN;
+    this.firstOffset = 0;
+    this.firstNegative = false;
+    this.lastInstant = NaN;
+    this.lastOffset = 0;
+    this.lastNegative = false;
+    this.refreshBuckets = null;
   }
 
   hasSegment(segment: string): boolean {

@@ -118,6 +118,8 @@ const TRUNCATED_LISTED = 10;
 const DEFAULT_GAP_SECONDS = 300;
 /** Notes kept for the report; the rest are counted (a busy server can have thousands). */
 export const NOTES_KEPT = 1000;
+/** Packed ids' states kept for new ids: more than a busy server's sessions open at once. */
+const SPARE_STATES = 1024;
 /** Request ids, in the order of the report, whose refreshes the timeline charts. */
 const REFRESH_ROWS = 100;
 
@@ -209,6 +211,8 @@ export class Analyser {
   /** Pairing slots of lookups without a request id: by session segment, and the one of neither. */
   private readonly segmentSlots = new Map<string, Slot>();
   private readonly noKeySlot = new Slot();
+  /** States of packed ids, taken again for new ones (see IdState.reuse); at most SPARE_STATES. */
+  private readonly spare: IdState[] = [];
   /** The request id of the entry before, and its state: ids come in runs. */
   private lastId: string | null = null;
   private lastIdState: IdState | null = null;
@@ -373,7 +377,9 @@ export class Analyser {
     const id = e.requestId as string;
     let s = id === this.lastId ? this.lastIdState : this.known(id);
     if (s === undefined || s === null) {
-      s = new IdState(id);
+      s = this.spare.pop();
+      if (s === undefined) s = new IdState(id);
+      else s.reuse(id);
       this.ids.set(id, s);
       if (!this.alphabet.pattern.test(id)) {
         this.report('request-id-format', e.fileIndex, e.line, id, `request id "${id}" is not ${this.alphabet.description}`);
@@ -433,6 +439,7 @@ export class Analyser {
     for (const s of this.ids.values()) {
       if (s.pending !== null || s === this.lastIdState || (s.order >= 0 && s.order < REFRESH_ROWS) || this.now - s.seenAt <= this.retire.afterSeconds) continue;
       this.pack(s);
+      if (this.spare.length < SPARE_STATES) this.spare.push(s);
     }
     if (this.warming !== null && this.retired.size >= this.warming.after) this.warmRows(this.warming);
   }

@@ -31,6 +31,8 @@ const COUNT_BITS = 4194304;
 const gapOf = (place: number): number => Math.floor(place / COUNT_BITS);
 const countOf = (place: number): number => place - gapOf(place) * COUNT_BITS;
 
+const NO_GAPS: readonly number[] = [];
+
 /**
  * One request id's refreshes, in the order they are decided (the order of the log).
  * Gaps are between consecutive refreshes; a refresh stamped earlier than the one before
@@ -44,7 +46,12 @@ export class CadenceTracker extends Slot {
   private count = 0;
   private last = 0;
   private longest = -1;
+  /**
+   * The histogram's places in use are its first `places`; the array is never shortened,
+   * so a tracker taken again for a new id (see Analyser) refills it without allocating.
+   */
   private histogram: number[] | null = null;
+  private places = 0;
 
   /** Adds a refresh; returns the gap before it when that is longer than `gapSeconds`. */
   add(instant: number, gapSeconds: number): { from: number; seconds: number } | null {
@@ -63,21 +70,31 @@ export class CadenceTracker extends Slot {
 
   private countGap(gap: number): void {
     const h = (this.histogram ??= []);
+    const places = this.places;
     let lo = 0;
-    let hi = h.length;
+    let hi = places;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (gapOf(h[mid]) < gap) lo = mid + 1;
       else hi = mid;
     }
-    if (lo < h.length && gapOf(h[lo]) === gap) {
+    if (lo < places && gapOf(h[lo]) === gap) {
       if (countOf(h[lo]) < COUNT_BITS - 1) h[lo]++;
     } else {
       // Shifted by hand: splice would make an array of the removed (none) on every call.
-      h.push(0);
-      for (let i = h.length - 1; i > lo; i--) h[i] = h[i - 1];
+      if (places === h.length) h.push(0);
+      for (let i = places; i > lo; i--) h[i] = h[i - 1];
       h[lo] = gap * COUNT_BITS + 1;
+      this.places = places + 1;
     }
+  }
+
+  /** Forgets every refresh, keeping the histogram's array for the next id's. */
+  protected clearCadence(): void {
+    this.count = 0;
+    this.last = 0;
+    this.longest = -1;
+    this.places = 0;
   }
 
   /** What a packed request id keeps (retired.ts): the count, the last refresh and the longest gap. */
@@ -85,9 +102,13 @@ export class CadenceTracker extends Slot {
     return [this.count, this.last, this.longest];
   }
 
-  /** The gap histogram as packed numbers (see COUNT_BITS). */
+  /** The gap histogram as packed numbers (see COUNT_BITS): its first gapPlaces() places. */
   gapHistogram(): readonly number[] {
-    return this.histogram ?? [];
+    return this.histogram ?? NO_GAPS;
+  }
+
+  gapPlaces(): number {
+    return this.places;
   }
 
   /** Back from its packed form. */
@@ -96,16 +117,17 @@ export class CadenceTracker extends Slot {
     this.last = last;
     this.longest = longest;
     this.histogram = histogram.length === 0 ? null : histogram;
+    this.places = histogram.length;
   }
 
   result(): Cadence {
-    return cadenceOf(this.count, this.longest, this.histogram ?? []);
+    return cadenceOf(this.count, this.longest, this.histogram ?? NO_GAPS, this.places);
   }
 }
 
-/** A cadence from what a tracker keeps: its count, longest gap (-1: none) and histogram. */
-export function cadenceOf(count: number, longest: number, histogram: readonly number[]): Cadence {
-  return { refreshes: count, medianGapSeconds: median(histogram), longestGapSeconds: longest < 0 ? null : longest };
+/** A cadence from what a tracker keeps: its count, longest gap (-1: none) and histogram (its first `places`). */
+export function cadenceOf(count: number, longest: number, histogram: readonly number[], places: number = histogram.length): Cadence {
+  return { refreshes: count, medianGapSeconds: median(histogram, places), longestGapSeconds: longest < 0 ? null : longest };
 }
 
 /**

@@ -179,7 +179,7 @@ class Cursor {
 function packedSize(s: IdState): number {
   // The segments as writeSegments writes them: a count, the first, the rest.
   const segments = 8 + (s.segment === null ? 0 : strSize(s.segment)) + strsSize(s.moreSegments) - 8;
-  return 17 + strSize(s.id) + segments + strsSize(s.selectedSegments) + 17 * (14 + s.gapHistogram().length);
+  return 17 + strSize(s.id) + segments + strsSize(s.selectedSegments) + 17 * (14 + s.gapPlaces());
 }
 
 /** A string's length varint and its bytes, at the most. */
@@ -319,13 +319,14 @@ export class RetiredIds {
     end = writeNum(buf, end, cadence[1] - s.firstInstant);
     end = writeNum(buf, end, cadence[2]);
     const h = s.gapHistogram();
+    const places = s.gapPlaces();
     // Twice the median, a whole number for whole gaps (the mean of two middle ones may end
     // in .5); -1: none. A report's rows read it, not the histogram: a place is a number of
     // four or five bytes, and a row of *short* read 5 of them and went over them twice.
-    const m = median(h);
+    const m = median(h, places);
     end = writeNum(buf, end, m === null ? -1 : 2 * m);
-    end = writeNum(buf, end, h.length);
-    for (let i = 0; i < h.length; i++) end = writeNum(buf, end, h[i]);
+    end = writeNum(buf, end, places);
+    for (let i = 0; i < places; i++) end = writeNum(buf, end, h[i]);
     this.used = end;
     // At most three quarters of the places taken or GONE: a probe always meets an EMPTY.
     if ((this.count + this.gone + 1) * 4 > this.table.length * 3) this.rehash();
