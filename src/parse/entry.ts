@@ -6,7 +6,7 @@ import { KindNames, kindAt, newParts, scanDbHead, scanDbTail, scanRequest } from
 import { ByteSpace } from './byte-space.js';
 import { allDigits, copyBytes } from './bytes.js';
 import { bodyStart, requestIdClose, StampReader, stampProblem } from './header.js';
-import { Interner } from './intern.js';
+import { Interner, SLOTS } from './intern.js';
 import { postLoginValue, RequestCode, requestCodeAt, segmentEnd, segmentStart } from './request.js';
 import { Side, sideNamed, sideOfTable, tableAfterFrom } from './table.js';
 
@@ -163,8 +163,9 @@ interface Bodies {
   c: Body;
   /** Bodies written or matched so far: what `used` counts in. */
   clock: number;
-  /** The request id whose bodies these are, or null while the place is unused. */
+  /** The request id whose bodies these are, or null while the place is unused, and its interner slot. */
   id: string | null;
+  slot: number;
 }
 
 /**
@@ -202,13 +203,14 @@ const READ_BUFFERS = 4;
  * short-session log 10 % more misses and 1.5 % more instructions a parse.
  */
 class KnownBodies {
-  private readonly byId = new Map<string, Bodies>();
+  /** The place of each interner slot's request id (-1: none): see Interner.slot. */
+  private readonly bySlot = new Int16Array(SLOTS).fill(-1);
   private readonly block: Buffer;
   /** Where the block starts in the space's memory (-1: not in one). */
   private readonly base: number;
   private readonly places: Bodies[] = Array.from({ length: BODY_IDS }, (_, i) => {
     const at = (k: number) => (BODIES_PER_ID * i + k) * BODY_BYTES;
-    return { a: newBody(at(0)), b: newBody(at(1)), c: newBody(at(2)), clock: 0, id: null };
+    return { a: newBody(at(0)), b: newBody(at(1)), c: newBody(at(2)), clock: 0, id: null, slot: -1 };
   });
   private next = 0;
 
@@ -219,10 +221,12 @@ class KnownBodies {
     this.base = inSpace === null ? -1 : inSpace.byteOffset;
   }
 
-  /** The body of `id` with the bytes [start, end) of `buf`, or null; `bufAt`: where buf starts in the space (-1: elsewhere). */
-  find(id: string, buf: Buffer, bufAt: number, start: number, end: number): Body | null {
-    const kept = this.byId.get(id);
-    if (kept === undefined) return null;
+  /** The body of `id` (at `slot` of the ids' interner) with the bytes [start, end) of `buf`, or null; `bufAt`: where buf starts in the space (-1: elsewhere). */
+  find(id: string, slot: number, buf: Buffer, bufAt: number, start: number, end: number): Body | null {
+    const place = this.bySlot[slot];
+    if (place < 0) return null;
+    const kept = this.places[place];
+    if (kept.id !== id) return null;
     const len = end - start;
     const { a, b, c } = kept;
     let found: Body | null = null;
@@ -241,17 +245,20 @@ class KnownBodies {
   }
 
   /** Keeps the body [start, end) of `id`, read as `e` says, in place of its least recent one. */
-  keep(id: string, buf: Buffer, bufAt: number, start: number, end: number, e: Entry): void {
+  keep(id: string, slot: number, buf: Buffer, bufAt: number, start: number, end: number, e: Entry): void {
     if (end - start > BODY_BYTES) return;
-    let kept = this.byId.get(id);
-    if (kept === undefined) {
+    const at = this.bySlot[slot];
+    let kept = at < 0 ? null : this.places[at];
+    if (kept === null || kept.id !== id) {
       if (this.next >= BODY_IDS) this.next = 0;
-      kept = this.places[this.next++];
-      if (kept.id !== null) this.byId.delete(kept.id);
+      const place = this.next++;
+      kept = this.places[place];
+      if (kept.id !== null && this.bySlot[kept.slot] === place) this.bySlot[kept.slot] = -1;
       kept.id = id;
+      kept.slot = slot;
       kept.a.length = kept.b.length = kept.c.length = -1;
       kept.a.used = kept.b.used = kept.c.used = kept.clock = 0;
-      this.byId.set(id, kept);
+      this.bySlot[slot] = place;
     }
     const { a, b, c } = kept;
     const body = a.used <= b.used && a.used <= c.used ? a : b.used <= c.used ? b : c;
@@ -278,7 +285,14 @@ function newBody(at: number): Body {
  * read, never what is read (test/parse/entry.test.ts).
  */
 export class EntryReader {
-  private readonly tailsById = new Map<string, Tail>();
+  /**
+   * The last tail of each request id, by its slot in the ids' interner (see Interner.slot):
+   * ids sharing a slot share it, and a tail is used only when its bytes are the entry's,
+   * so one kept by another id, or a place since taken by another tail, is only a miss.
+   */
+  private readonly tailBySlot: (Tail | null)[] = new Array(SLOTS).fill(null);
+  /** The interner slot of the entry's request id. */
+  private idSlot = 0;
   /** The block's places, made once and taken in turn: a new tail allocates nothing. */
   private tailPlaces = tailPlaces(Buffer.allocUnsafeSlow(TAILS_BLOCK), -1);
   private nextTail = 0;
@@ -326,7 +340,7 @@ export class EntryReader {
           this.tailPlaces = tailPlaces(block, block.byteOffset);
           this.shapes = shapesOf(this.tailPlaces);
           this.heads = headsOf(this.tailPlaces);
-          this.tailsById.clear();
+          this.tailBySlot.fill(null);
           this.nextTail = 0;
         }
       }
@@ -373,6 +387,7 @@ export class EntryReader {
     const idClose = requestIdClose(buf, at, firstLineEnd);
     if (idClose >= 0) {
       e.requestId = this.ids.get(buf, at + 1, idClose);
+      this.idSlot = this.ids.slot;
       at = idClose + 2;
     }
     // A malformed header: the entry takes part in nothing, and its body does not matter.
@@ -385,7 +400,7 @@ export class EntryReader {
     }
     const bufAt = this.seenAt;
     if (e.requestId !== null) {
-      const seen = this.bodies.find(e.requestId, buf, bufAt, at, end);
+      const seen = this.bodies.find(e.requestId, this.idSlot, buf, bufAt, at, end);
       if (seen !== null) {
         e.kind = 'DB';
         e.signature = seen.signature;
@@ -414,8 +429,8 @@ export class EntryReader {
       signature = this.signatures.get2(buf, parts.codeStart, parts.codeEnd, parts.messageStart, parts.messageEnd);
       this.keepHead(buf, bufAt, at, parts.queryStart, signature);
     }
-    let tail = e.requestId !== null ? this.tailsById.get(e.requestId) : this.tailWithoutId;
-    const known = tail !== undefined && tail !== null ? tail.length : -1;
+    let tail = e.requestId !== null ? this.tailBySlot[this.idSlot] : this.tailWithoutId;
+    const known = tail !== null ? tail.length : -1;
     if (known < 0 || end - known < parts.queryStart || !this.sameTail(tail!, buf, bufAt, end - known, end)) {
       const like = e.requestId !== null ? this.likeTail(buf, bufAt, end, parts.queryStart) : null;
       if (like !== null) {
@@ -431,7 +446,7 @@ export class EntryReader {
         if (e.requestId !== null && tail.segment !== null) this.keepShape(buf, bufAt, parts.queryEnd, end, tail.request);
       }
       if (e.requestId !== null) {
-        this.tailsById.set(e.requestId, tail);
+        this.tailBySlot[this.idSlot] = tail;
       } else {
         this.tailWithoutId = tail;
       }
@@ -443,7 +458,7 @@ export class EntryReader {
     if (t.request === RequestCode.Refresh) {
       e.side = e.signature.tableSide ?? sideOfTable(tableAfterFrom(decode(buf, parts.queryStart, end - t.length)));
     }
-    if (e.requestId !== null) this.bodies.keep(e.requestId, buf, bufAt, at, end, e);
+    if (e.requestId !== null) this.bodies.keep(e.requestId, this.idSlot, buf, bufAt, at, end, e);
     return e;
   }
 
@@ -542,10 +557,8 @@ export class EntryReader {
       copyBytes(buf, start, end, own, 0);
       return { bytes: own, at: 0, length: len, spaceAt: -1, request: RequestCode.None, segment: null };
     }
-    if (this.nextTail >= TAILS_KEPT) {
-      this.tailsById.clear();
-      this.nextTail = 0;
-    }
+    // Taken in turn: a slot still holding a place taken since finds other bytes there.
+    if (this.nextTail >= TAILS_KEPT) this.nextTail = 0;
     const place = this.tailPlaces[this.nextTail++];
     this.copyInto(place, buf, bufAt, start, end);
     return place;

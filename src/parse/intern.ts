@@ -5,7 +5,8 @@
 
 import { copyBytes } from './bytes.js';
 
-const SLOTS = 4096;
+/** Slots of an interner: a slot is a hash of a key's bytes (see Interner.slot). */
+export const SLOTS = 4096;
 const MASK = SLOTS - 1;
 const FNV_PRIME = 0x01000193;
 
@@ -48,12 +49,22 @@ export class Interner<T> {
   private readonly long: (Buffer | null)[] = new Array(SLOTS).fill(null);
   private readonly values: (T | undefined)[] = new Array(SLOTS).fill(undefined);
 
+  /**
+   * The slot of the key get() looked up last: the same for the same bytes, whatever was
+   * stored in between, so a reader may keep more of a key's by it, in plain arrays (a Map
+   * of request ids, one in and one out for each new session, made its tables anew every
+   * few hundred sessions, and those lived long enough to be copied out of V8's young
+   * generation). Keys of a slot are few, not one: what is kept by it is checked.
+   */
+  slot = 0;
+
   constructor(private readonly make: Make<T>) {}
 
   /** The value for the bytes [start, end): the stored one, or a new one, stored for next time. */
   get(buf: Buffer, start: number, end: number): T {
     const h = hashBytes(buf, start, end);
     const slot = h & MASK;
+    this.slot = slot;
     const len = end - start;
     if (this.hashes[slot] === h && this.lengths[slot] === len && this.firstLengths[slot] === len) {
       const key = len <= KEY_BYTES ? this.block : (this.long[slot] as Buffer);
