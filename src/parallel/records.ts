@@ -9,6 +9,20 @@ import { Side } from '../parse/table.js';
 
 /** Strings and signatures a worker keeps numbered before it starts its tables afresh. */
 const TABLE_LIMIT = 4096;
+/** Places of the writer's string cache (a power of two). */
+const STRING_SLOTS = 4096;
+const STRING_MASK = STRING_SLOTS - 1;
+
+/**
+ * A string's place in the writer's cache: its length and last four characters, which
+ * tell request ids (hex or not) and session segments (their last digits) apart.
+ */
+function stringSlot(s: string): number {
+  const n = s.length;
+  let h = Math.imul(n, 0x01000193);
+  for (let i = n > 4 ? n - 4 : 0; i < n; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> 13)) & STRING_MASK;
+}
 const INTS = 8; // line, offset, flags, id, segment, kind or signature, problem, detail
 const F_MALFORMED = 1;
 const F_NEGATIVE = 2;
@@ -82,7 +96,16 @@ export class RecordWriter {
   private instants: Float64Array = float64s(1024);
   private ints: Int32Array = int32s(1024 * INTS);
   private count = 0;
-  private readonly stringRefs = new Map<string, number>();
+  /**
+   * Strings numbered since the tables were started afresh, in a cache of STRING_SLOTS: a
+   * string whose place another took is numbered again (the reader keeps both numbers).
+   * Not a Map: a short-session log brings thousands of new ids and segments a chunk, and
+   * a Map's tables grown for them lived through the chunk and were copied out of V8's
+   * young generation (12 MB of the 24 promoted in a worker's half of *short*'s 1 GB).
+   */
+  private readonly slotStrings: (string | null)[] = new Array(STRING_SLOTS).fill(null);
+  private readonly slotRefs = new Int32Array(STRING_SLOTS);
+  private numbered = 0;
   private readonly signatureRefs = new Map<string, number>();
   /**
    * Kept, and emptied into each batch: a new empty array each batch is one of small
@@ -125,12 +148,12 @@ export class RecordWriter {
   }
 
   private string(s: string): number {
-    let ref = this.stringRefs.get(s);
-    if (ref === undefined) {
-      ref = this.stringRefs.size;
-      this.stringRefs.set(s, ref);
-      this.newStrings.push(s);
-    }
+    const slot = stringSlot(s);
+    if (this.slotStrings[slot] === s) return this.slotRefs[slot];
+    const ref = this.numbered++;
+    this.slotStrings[slot] = s;
+    this.slotRefs[slot] = ref;
+    this.newStrings.push(s);
     return ref;
   }
 
@@ -216,9 +239,10 @@ export class RecordWriter {
     this.count = 0;
     // The tables grow with distinct ids, segments and IMAP texts: a worker that has
     // numbered many forgets them between batches, and says so in the next one.
-    this.reset = this.stringRefs.size + this.signatureRefs.size > TABLE_LIMIT;
+    this.reset = this.numbered + this.signatureRefs.size > TABLE_LIMIT;
     if (this.reset) {
-      this.stringRefs.clear();
+      this.slotStrings.fill(null);
+      this.numbered = 0;
       this.signatureRefs.clear();
       this.signatureA = this.signatureB = null;
     }

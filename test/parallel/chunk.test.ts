@@ -189,6 +189,27 @@ describe('records', () => {
     );
   });
 
+  it("names each string right when two take turns at one place of the writer's cache", () => {
+    // Same length and last four characters: one place, taken in turn, so each is numbered again.
+    const writer = new RecordWriter();
+    const entries = new EntryReader();
+    const written: string[] = [];
+    const asm = new Assembler({
+      entry: (buf, s, e, c, f, l) => writer.entry(entries.read(buf, s, e, c, f, 0, l)),
+      orphanRun: (l) => writer.orphanRun(l),
+    });
+    const lines = Array.from({ length: 20 }, (_, i) => {
+      const [id, segment] = i % 2 === 0 ? ['aaaa1234', 'cpsess1000000001'] : ['bbbb1234', 'cpsess2000000001'];
+      written.push(`${id} ${segment}`);
+      return lookup('10:00:00', i % 4 < 2 ? 'calendars' : 'caldav_calendars', { id, segment });
+    });
+    asm.push(Buffer.from(log(...lines)));
+    const batch = writer.take(asm.endFile());
+    const seen: string[] = [];
+    new RecordReader(newEntry()).read(batch, 0, 0, { entry: (e) => seen.push(`${e.requestId} ${e.segment}`), orphanRun: () => {}, countLines: () => {} });
+    expect(seen).toEqual(written);
+  });
+
   it('keeps the string tables bounded: a worker that forgets them says so, and the reader follows', () => {
     // 40,000 distinct request ids over four batches: more than a worker keeps numbered.
     const writer = new RecordWriter();
