@@ -97,9 +97,19 @@ export class CadenceTracker extends Slot {
     this.places = 0;
   }
 
-  /** What a packed request id keeps (retired.ts): the count, the last refresh and the longest gap. */
-  cadenceState(): [number, number, number] {
-    return [this.count, this.last, this.longest];
+  // What a packed request id keeps (retired.ts): the count, the last refresh and the
+  // longest gap (-1: none). Read one by one: an array of the three was made for each of a
+  // hundred thousand ids packed (5.5 MB of short's analysing thread).
+  get refreshes(): number {
+    return this.count;
+  }
+
+  get lastRefresh(): number {
+    return this.last;
+  }
+
+  get longestGap(): number {
+    return this.longest;
   }
 
   /** The gap histogram as packed numbers (see COUNT_BITS): its first gapPlaces() places. */

@@ -313,11 +313,9 @@ export class RetiredIds {
     end = writeNum(buf, end, (s.firstNegative ? 1 : 0) | (s.lastNegative ? 2 : 0) | (plainRow(s) ? 4 : 0));
     end = writeNum(buf, end, s.lastInstant - s.firstInstant);
     end = writeNum(buf, end, s.lastOffset);
-    // Indexed, not destructured or iterated: those make iterator objects, and ids are packed by the hundred thousand.
-    const cadence = s.cadenceState();
-    end = writeNum(buf, end, cadence[0]);
-    end = writeNum(buf, end, cadence[1] - s.firstInstant);
-    end = writeNum(buf, end, cadence[2]);
+    end = writeNum(buf, end, s.refreshes);
+    end = writeNum(buf, end, s.lastRefresh - s.firstInstant);
+    end = writeNum(buf, end, s.longestGap);
     const h = s.gapHistogram();
     const places = s.gapPlaces();
     // Twice the median, a whole number for whole gaps (the mean of two middle ones may end

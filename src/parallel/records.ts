@@ -253,7 +253,9 @@ export class RecordWriter {
 
 /** The analysing side: one per worker, keeping the strings and signatures it was sent. */
 export class RecordReader {
+  /** The strings sent so far, by number: the first stringCount places. */
   private readonly strings: string[] = [];
+  private stringCount = 0;
   private readonly signatures: DbSignature[] = [];
   private readonly e: Entry;
 
@@ -263,13 +265,16 @@ export class RecordReader {
 
   /** Hands each record of `batch` on as an entry of file `fileIndex`, lines counted from `lineBase`. */
   read(batch: RecordBatch, fileIndex: number, lineBase: number, sink: EntrySink): void {
+    // Numbered afresh from 0 after a reset, over the array's old places: emptied and grown
+    // again, its backing store was made anew for each few thousand strings.
     if (batch.reset) {
-      this.strings.length = 0;
+      this.stringCount = 0;
       this.signatures.length = 0;
     }
     // Kept as they came: internalized (runs 20-22), they spared the write barrier no more
     // than internalizing cost (docs/speed.md).
-    for (const s of batch.newStrings) this.strings.push(s);
+    const newStrings = batch.newStrings;
+    for (let i = 0; i < newStrings.length; i++) this.strings[this.stringCount++] = newStrings[i];
     for (const [code, message, tableSide] of batch.newSignatures) {
       this.signatures.push({ code, message, key: `${code}\u0000${message}`, tableSide });
     }
