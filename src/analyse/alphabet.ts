@@ -5,16 +5,43 @@
 export const ALPHABET_NAMES = ['hex', 'php5', 'php6'] as const;
 export type AlphabetName = (typeof ALPHABET_NAMES)[number];
 
+/** Characters of an id: 8 of them. */
+const ID_LENGTH = 8;
+
 export interface Alphabet {
-  pattern: RegExp;
+  /** Whether `id` is ID_LENGTH characters of the alphabet. */
+  accepts(id: string): boolean;
   /** Completes "request id "x" is not …". */
   description: string;
 }
 
+/**
+ * An alphabet of the characters of `ranges` (pairs of first and last). Checked by a table,
+ * not a RegExp: a short-session log tests a new id every few dozen entries, and the
+ * RegExp took 70-80 ns an id.
+ */
+function alphabet(ranges: string, description: string): Alphabet {
+  const allowed = new Uint8Array(128);
+  for (let i = 0; i < ranges.length; i += 2) {
+    for (let c = ranges.charCodeAt(i); c <= ranges.charCodeAt(i + 1); c++) allowed[c] = 1;
+  }
+  return {
+    accepts(id: string): boolean {
+      if (id.length !== ID_LENGTH) return false;
+      for (let i = 0; i < ID_LENGTH; i++) {
+        const c = id.charCodeAt(i);
+        if (c >= 128 || allowed[c] === 0) return false;
+      }
+      return true;
+    },
+    description,
+  };
+}
+
 export const ALPHABETS: Record<AlphabetName, Alphabet> = {
-  hex: { pattern: /^[0-9a-f]{8}$/, description: '8 lowercase hex characters' },
-  php5: { pattern: /^[0-9a-v]{8}$/, description: '8 characters of 0-9a-v' },
-  php6: { pattern: /^[0-9a-zA-Z,-]{8}$/, description: '8 characters of 0-9a-zA-Z,-' },
+  hex: alphabet('09af', '8 lowercase hex characters'),
+  php5: alphabet('09av', '8 characters of 0-9a-v'),
+  php6: alphabet('09azAZ,,--', '8 characters of 0-9a-zA-Z,-'),
 };
 
 export function isAlphabetName(name: string): name is AlphabetName {

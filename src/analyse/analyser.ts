@@ -381,7 +381,7 @@ export class Analyser {
       if (s === undefined) s = new IdState(id);
       else s.reuse(id);
       this.ids.set(id, s);
-      if (!this.alphabet.pattern.test(id)) {
+      if (!this.alphabet.accepts(id)) {
         this.report('request-id-format', e.fileIndex, e.line, id, `request id "${id}" is not ${this.alphabet.description}`);
       }
     }

@@ -195,10 +195,10 @@ function violationList(violations: readonly Violation[], o: TextOptions): string
  */
 export function alphabetHint(s: Summary, o: HintSettings): string | null {
   if (o.severities['request-id-format'] === 'off') return null;
-  const flagged = s.requestIds.ids().filter((id) => !ALPHABETS[o.requestIdAlphabet].pattern.test(id));
+  const flagged = s.requestIds.ids().filter((id) => !ALPHABETS[o.requestIdAlphabet].accepts(id));
   if (flagged.length === 0) return null;
   for (const name of ['php5', 'php6'] as const) {
-    if (name === o.requestIdAlphabet || !flagged.every((id) => ALPHABETS[name].pattern.test(id))) continue;
+    if (name === o.requestIdAlphabet || !flagged.every((id) => ALPHABETS[name].accepts(id))) continue;
     const bits = name === 'php5' ? 5 : 6;
     const which = flagged.length === 1 ? 'The request id' : `All ${n(flagged.length)} request ids`;
     return `${which} flagged by request-id-format fit PHP's session ids of ${bits} bits a character (${ALPHABETS[name].description}). If the server sets session.sid_bits_per_character = ${bits}, accept them: \`--request-id-alphabet ${name}\` or, in webmail-log.config.json: \`"requestIdAlphabet": "${name}"\``;
