@@ -12,50 +12,14 @@
 
 import type { RowWarming } from '../analyse/analyser.js';
 import type { PackedRows, RawRow, RetiredIds } from '../analyse/retired.js';
-import { ascii, asciiInto } from '../parse/bytes.js';
+import { asciiInto } from '../parse/bytes.js';
 import { isoInto } from '../parse/calendar.js';
 import { WRITE_PIECE, type ReportPiece } from './reporter.js';
 import { rowText } from './row-text.js';
+import { FLAT, INDENTED, Templates, writeFromTemplate, type Words } from './row-templates.js';
 
 /** Room a row takes besides its strings: keys, indentation, numbers, two stamps. */
 const ROW_ROOM = 512;
-
-const INDENTED = {
-  open: ascii('[\n    '),
-  between: ascii(',\n    '),
-  close: ascii('\n  ]'),
-  id: ascii('{\n      "id": "'),
-  // The words after the id, into the segments: one copy, not two.
-  firstSegment: ascii('",\n      "sessionSegments": [\n        "'),
-  nextSegment: ascii('",\n        "'),
-  lastSegment: ascii('"\n      ],\n      "entries": '),
-  noSegments: ascii('",\n      "sessionSegments": [],\n      "entries": '),
-  refreshPairs: ascii(',\n      "refreshPairs": '),
-  first: ascii(',\n      "first": "'),
-  last: ascii('",\n      "last": "'),
-  refreshes: ascii('",\n      "refreshCadence": {\n        "refreshes": '),
-  median: ascii(',\n        "medianGapSeconds": '),
-  longest: ascii(',\n        "longestGapSeconds": '),
-  end: ascii('\n      }\n    }'),
-};
-type Words = typeof INDENTED;
-const FLAT: Words = {
-  open: ascii('['),
-  between: ascii(','),
-  close: ascii(']'),
-  id: ascii('{"id":"'),
-  firstSegment: ascii('","sessionSegments":["'),
-  nextSegment: ascii('","'),
-  lastSegment: ascii('"],"entries":'),
-  noSegments: ascii('","sessionSegments":[],"entries":'),
-  refreshPairs: ascii(',"refreshPairs":'),
-  first: ascii(',"first":"'),
-  last: ascii('","last":"'),
-  refreshes: ascii('","refreshCadence":{"refreshes":'),
-  median: ascii(',"medianGapSeconds":'),
-  longest: ascii(',"longestGapSeconds":'),
-  end: ascii('}}'),
-};
 
 /**
  * Rows written as bytes into one buffer, lent in pieces of about a write (ReportPiece):
@@ -155,6 +119,9 @@ function writeRow(out: Pieces, r: RawRow, w: Words): void {
   out.put(w.end);
 }
 
+const INDENTED_TEMPLATES = new Templates(INDENTED);
+const FLAT_TEMPLATES = new Templates(FLAT);
+
 /** The bytes a row may take: its strings (as packed) and ROW_ROOM. */
 function rowSize(r: RawRow): number {
   let n = ROW_ROOM + r.idLength;
@@ -173,10 +140,11 @@ export function* packedRowsText(packed: PackedRows, indent: boolean): Generator<
     return;
   }
   const w = indent ? INDENTED : FLAT;
+  const templates = indent ? INDENTED_TEMPLATES : FLAT_TEMPLATES;
   const out = new Pieces();
   out.put(w.open);
   for (let i = 0; i < places.length; ) {
-    i = writeRows(out, rows, places, i, w, indent);
+    i = writeRows(out, rows, places, i, w, templates, indent);
     if (i < places.length || out.at >= WRITE_PIECE) yield out.take();
   }
   out.put(w.close);
@@ -191,15 +159,21 @@ export function* packedRowsText(packed: PackedRows, indent: boolean): Generator<
  * uncompiled, however warm (ROW_WARMING): 9–19 ms every 8,192 rows of *short*, falling
  * to 9 only some 50,000 rows in, where a plain function is compiled while it runs.
  */
-function writeRows(out: Pieces, rows: RetiredIds, places: readonly number[], i: number, w: Words, indent: boolean): number {
+function writeRows(out: Pieces, rows: RetiredIds, places: readonly number[], i: number, w: Words, templates: Templates, indent: boolean): number {
   for (; i < places.length; i++) {
     const r = rows.rawAt(places[i]);
     // Plain: its strings stand in JSON as they are, as found when it was packed (a stamp
     // out of the ordinary is isoInto's to write).
     if (r.plain) {
       if (!out.fits(rowSize(r))) return i;
-      if (i > 0) out.put(w.between);
-      writeRow(out, r, w);
+      const t = templates.of(r);
+      const end = t === null ? -1 : writeFromTemplate(out.buf, out.at, r, t, i === 0);
+      if (end >= 0) {
+        out.at = end;
+      } else {
+        if (i > 0) out.put(w.between);
+        writeRow(out, r, w);
+      }
     } else {
       // Anything JSON escapes, or not ASCII: rowText writes it.
       const text = rowText(rows.rowAt(places[i]), indent);

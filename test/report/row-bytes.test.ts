@@ -10,6 +10,7 @@ import { RetiredIds } from '../../src/analyse/retired.js';
 import { reportText, WRITE_PIECE } from '../../src/report/reporter.js';
 import { packedRowsText } from '../../src/report/row-bytes.js';
 import { rowText } from '../../src/report/row-text.js';
+import { numberForm } from '../../src/report/row-templates.js';
 
 /** The list as listText writes it from rows made as strings: the reference. */
 function reference(r: RetiredIds, places: number[], indent: boolean): string {
@@ -84,5 +85,38 @@ describe('request-id rows as bytes', () => {
     for (const p of pieces) expect(p.length).toBeGreaterThan(0);
     expect(pieces.filter((p) => p.length > 2 * WRITE_PIECE).map((p) => p.length > 300_000)).toEqual([true, true]);
     expect(pieces.join('')).toBe(reference(r, places, true));
+  });
+
+  it('written from templates, are each their own row: rows alike in lengths but not in values, numbers at each form\'s bounds', () => {
+    // Numbers at the edges of the templates' forms (digits, `.5`, too many digits) and
+    // stamps out of the ordinary (a year before 1000, a fraction of a second), on ids and
+    // segments of the same lengths: each template is used by many rows.
+    const counts = [0, 9, 10, 99, 100, 9_999_999, 10_000_000, 123_456_789];
+    // The first refresh has no gap before it: [1, 5, 6] is a median of 5.5.
+    const gaps = [[], [5], [1, 5, 6], [1, 2, 3, 4, 5], [1, 9_999_999, 10_000_000], [1, 0.5, 1], [1, 7, 8, 1e8], Array.from({ length: 1200 }, (_, k) => 60 + (k % 7))];
+    const states = counts.flatMap((n, i) =>
+      gaps.map((g, j) => {
+        const s = new IdState((0xa0000000 + i * 16 + j).toString(16));
+        s.addSegment(`cpsess${1_000_000_000 + i * 97 + j}`);
+        s.entries = n;
+        s.refreshPairs = counts[(i + j) % counts.length];
+        const first = j === 3 ? -40_000_000_000 : j === 5 ? 1_763_700_000.25 : 1_763_700_000 + i * 86_399;
+        s.seen(first, 3600 * (j - 3), j % 2 === 1);
+        s.seen(first + n, 3600, false);
+        let t = first;
+        for (const d of g) s.add((t += d), 300);
+        return s;
+      }),
+    );
+    const { r, places } = pack(states);
+    for (const indent of [true, false]) {
+      expect(reportText(packedRowsText({ rows: r, places }, indent))).toBe(reference(r, places, indent));
+      // Again, the templates now made.
+      expect(reportText(packedRowsText({ rows: r, places: [...places].reverse() }, indent))).toBe(reference(r, [...places].reverse(), indent));
+    }
+  });
+
+  it('have templates only for the numbers they write as the row would: null, digits, a half', () => {
+    expect([null, 0, 7, 10, 9_999_999, 10_000_000, 0.5, 12.5, 12.25, -1, NaN, Infinity].map(numberForm)).toEqual([0, 1, 1, 2, 7, -1, 9, 10, -1, -1, -1, -1]);
   });
 });
