@@ -23,7 +23,13 @@ function stringSlot(s: string): number {
   for (let i = n > 4 ? n - 4 : 0; i < n; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return (h ^ (h >>> 13)) & STRING_MASK;
 }
-const INTS = 8; // line, offset, flags, id, segment, kind or signature, problem, detail
+/**
+ * A record's numbers: line, flags, id, segment, kind or signature. What few records have
+ * (an offset other than the record's before, a problem, a detail) goes in the batch's
+ * `extra` list, in that order: a record of 20 bytes (and its instant's 8) where it took
+ * 40 crosses from one core's cache to the other's in half the lines.
+ */
+const INTS = 5;
 const F_MALFORMED = 1;
 const F_NEGATIVE = 2;
 const F_SIDE_SHIFT = 2; // two bits
@@ -35,6 +41,7 @@ const F_TRUNCATED = 256;
 const F_DETAIL = 512;
 const F_STAMPED = 8192;
 const F_REQUEST_SHIFT = 10; // three bits
+const F_OFFSET = 16384;
 
 /**
  * Where each field of an Entry travels. The table is typed by Entry's keys: a field added
@@ -45,18 +52,18 @@ const ENCODING: Record<keyof Entry, string> = {
   fileIndex: 'not sent: the reader sets it for the whole batch',
   line: 'ints[0], counted from the chunk, plus the chunk\'s line base',
   instant: 'instants[]',
-  offset: 'ints[1]',
+  offset: 'extra, with flag F_OFFSET, when it is not the record\'s before (in the batch)',
   negative: 'flag F_NEGATIVE',
   stamped: 'flag F_STAMPED',
-  problem: 'ints[6], a string, with flag F_MALFORMED',
-  requestId: 'ints[3], a string, with flag F_ID',
-  kind: 'ints[5], a string, without flag F_DB',
-  signature: 'ints[5], a signature, with flag F_DB (kind DB)',
-  segment: 'ints[4], a string, with flag F_SEGMENT',
+  problem: 'extra, a string, with flag F_MALFORMED',
+  requestId: 'ints[2], a string, with flag F_ID',
+  kind: 'ints[4], a string, without flag F_DB',
+  signature: 'ints[4], a signature, with flag F_DB (kind DB)',
+  segment: 'ints[3], a string, with flag F_SEGMENT',
   side: 'flags, two bits from F_SIDE_SHIFT',
   truncated: 'flag F_TRUNCATED',
   request: 'flags, three bits from F_REQUEST_SHIFT',
-  detail: 'ints[7], a string, with flag F_DETAIL',
+  detail: 'extra, a string, with flag F_DETAIL',
 };
 void ENCODING;
 
@@ -82,6 +89,8 @@ export interface RecordBatch {
   count: number;
   instants: Float64Array;
   ints: Int32Array;
+  /** Offsets, problems and details, record after record (see INTS). */
+  extra: number[];
   /** Strings and signatures first seen in this batch, in the order they were numbered. */
   newStrings: string[];
   newSignatures: [string, string, Side | null][];
@@ -112,6 +121,10 @@ export class RecordWriter {
    * integers to V8 until a string goes in, and the optimised writer was thrown away for it.
    */
   private readonly newStrings: string[] = [];
+  private readonly extra: number[] = [];
+  /** The offset of the batch's last record, when one was sent in it. */
+  private offset = 0;
+  private offsetSent = false;
   private readonly newSignatures: [string, string, Side | null][] = [];
   private reset = false;
   /**
@@ -125,6 +138,15 @@ export class RecordWriter {
   private signatureARef = 0;
   private signatureB: DbSignature | null = null;
   private signatureBRef = 0;
+  /**
+   * The last request id and segment numbered, with their numbers: a refresh writes two
+   * entries of one session in a row, the second numbered without a look at the cache. A
+   * number stays good until the tables are started afresh (the reader keeps every one).
+   */
+  private lastId: string | null = null;
+  private lastIdRef = 0;
+  private lastSegment: string | null = null;
+  private lastSegmentRef = 0;
   /** Arrays given back after reading, to be filled again: nothing new per chunk. */
   private readonly spare: [Float64Array, Int32Array][] = [];
 
@@ -173,41 +195,56 @@ export class RecordWriter {
     let flags = (e.stamped ? F_STAMPED : 0) | (e.negative ? F_NEGATIVE : 0) | (e.side << F_SIDE_SHIFT) | (e.truncated ? F_TRUNCATED : 0) | (e.request << F_REQUEST_SHIFT);
     this.instants[this.count] = e.instant;
     this.ints[at] = e.line;
-    this.ints[at + 1] = e.offset;
-    if (e.requestId !== null) {
-      flags |= F_ID;
-      this.ints[at + 3] = this.string(e.requestId);
+    // Object.is: an offset of -0 is not 0's, nor NaN any other.
+    if (!this.offsetSent || !Object.is(e.offset, this.offset)) {
+      flags |= F_OFFSET;
+      this.extra.push((this.offset = e.offset));
+      this.offsetSent = true;
     }
-    if (e.segment !== null) {
+    const id = e.requestId;
+    if (id !== null) {
+      flags |= F_ID;
+      if (id !== this.lastId) {
+        this.lastIdRef = this.string(id);
+        this.lastId = id;
+      }
+      this.ints[at + 2] = this.lastIdRef;
+    }
+    const segment = e.segment;
+    if (segment !== null) {
       flags |= F_SEGMENT;
-      this.ints[at + 4] = this.string(e.segment);
+      if (segment !== this.lastSegment) {
+        this.lastSegmentRef = this.string(segment);
+        this.lastSegment = segment;
+      }
+      this.ints[at + 3] = this.lastSegmentRef;
     }
     const sig = e.signature;
     if (sig !== null) {
       flags |= F_DB;
       if (sig === this.signatureA) {
-        this.ints[at + 5] = this.signatureARef;
+        this.ints[at + 4] = this.signatureARef;
       } else if (sig === this.signatureB) {
-        this.ints[at + 5] = this.signatureBRef;
+        this.ints[at + 4] = this.signatureBRef;
       } else {
         // The older of the two gives way.
         this.signatureB = this.signatureA;
         this.signatureBRef = this.signatureARef;
         this.signatureA = sig;
-        this.ints[at + 5] = this.signatureARef = this.signature(sig);
+        this.ints[at + 4] = this.signatureARef = this.signature(sig);
       }
     } else {
-      this.ints[at + 5] = this.string(e.kind);
+      this.ints[at + 4] = this.string(e.kind);
     }
     if (e.problem !== null) {
       flags |= F_MALFORMED;
-      this.ints[at + 6] = this.string(e.problem);
+      this.extra.push(this.string(e.problem));
     }
     if (e.detail !== null) {
       flags |= F_DETAIL;
-      this.ints[at + 7] = this.string(e.detail);
+      this.extra.push(this.string(e.detail));
     }
-    this.ints[at + 2] = flags;
+    this.ints[at + 1] = flags;
     this.count++;
   }
 
@@ -215,7 +252,7 @@ export class RecordWriter {
     if (this.count === this.instants.length) this.grow();
     const at = this.count * INTS;
     this.ints[at] = line;
-    this.ints[at + 2] = F_ORPHAN;
+    this.ints[at + 1] = F_ORPHAN;
     this.count++;
   }
 
@@ -229,6 +266,7 @@ export class RecordWriter {
       count: this.count,
       instants: this.instants,
       ints: this.ints,
+      extra: this.extra.splice(0),
       newStrings: this.newStrings.splice(0),
       newSignatures: this.newSignatures.splice(0),
       lines,
@@ -237,6 +275,7 @@ export class RecordWriter {
     this.instants = instants;
     this.ints = ints;
     this.count = 0;
+    this.offsetSent = false;
     // The tables grow with distinct ids, segments and IMAP texts: a worker that has
     // numbered many forgets them between batches, and says so in the next one.
     this.reset = this.numbered + this.signatureRefs.size > TABLE_LIMIT;
@@ -245,6 +284,7 @@ export class RecordWriter {
       this.numbered = 0;
       this.signatureRefs.clear();
       this.signatureA = this.signatureB = null;
+      this.lastId = this.lastSegment = null;
     }
     return batch;
   }
@@ -278,35 +318,43 @@ export class RecordReader {
     for (const [code, message, tableSide] of batch.newSignatures) {
       this.signatures.push({ code, message, key: `${code}\u0000${message}`, tableSide });
     }
-    const { instants, ints } = batch;
+    // Read once: a batch is an object made by postMessage, each of a shape of its own to V8,
+    // and its count read at each turn of the loop cost a lookup there.
+    const { instants, ints, count, extra } = batch;
+    let x = 0;
+    let offset = 0;
+    const strings = this.strings;
+    const signatures = this.signatures;
     const e = this.e;
     e.fileIndex = fileIndex;
-    for (let r = 0; r < batch.count; r++) {
+    for (let r = 0; r < count; r++) {
       const at = r * INTS;
-      const flags = ints[at + 2];
+      const flags = ints[at + 1];
       if (flags & F_ORPHAN) {
         sink.orphanRun(lineBase + ints[at]);
         continue;
       }
       e.line = lineBase + ints[at];
       e.instant = instants[r];
-      e.offset = ints[at + 1];
+      if (flags & F_OFFSET) offset = extra[x++];
+      e.offset = offset;
       e.negative = (flags & F_NEGATIVE) !== 0;
       e.truncated = (flags & F_TRUNCATED) !== 0;
       e.stamped = (flags & F_STAMPED) !== 0;
       e.request = ((flags >> F_REQUEST_SHIFT) & 7) as RequestCode;
-      e.detail = flags & F_DETAIL ? this.strings[ints[at + 7]] : null;
       e.side = ((flags >> F_SIDE_SHIFT) & 3) as Side;
-      e.requestId = flags & F_ID ? this.strings[ints[at + 3]] : null;
-      e.segment = flags & F_SEGMENT ? this.strings[ints[at + 4]] : null;
+      e.requestId = flags & F_ID ? strings[ints[at + 2]] : null;
+      e.segment = flags & F_SEGMENT ? strings[ints[at + 3]] : null;
       if (flags & F_DB) {
-        e.signature = this.signatures[ints[at + 5]];
+        e.signature = signatures[ints[at + 4]];
         e.kind = 'DB';
       } else {
         e.signature = null;
-        e.kind = this.strings[ints[at + 5]];
+        e.kind = strings[ints[at + 4]];
       }
-      e.problem = flags & F_MALFORMED ? this.strings[ints[at + 6]] : null;
+      // In the order the writer put them: the offset (above), the problem, the detail.
+      e.problem = flags & F_MALFORMED ? strings[extra[x++]] : null;
+      e.detail = flags & F_DETAIL ? strings[extra[x++]] : null;
       sink.entry(e);
     }
   }
