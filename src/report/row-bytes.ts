@@ -16,7 +16,7 @@ import { asciiInto } from '../parse/bytes.js';
 import { isoInto } from '../parse/calendar.js';
 import { WRITE_PIECE, type ReportPiece } from './reporter.js';
 import { rowText } from './row-text.js';
-import { FLAT, INDENTED, Templates, writeFromTemplate, type Words } from './row-templates.js';
+import { digits, digitsBefore, FLAT, INDENTED, Templates, writeFromTemplate, type Words } from './row-templates.js';
 
 /** Room a row takes besides its strings: keys, indentation, numbers, two stamps. */
 const ROW_ROOM = 512;
@@ -69,18 +69,8 @@ class Pieces {
     if (n === null || !Number.isFinite(n)) {
       this.ascii('null');
     } else if (Number.isInteger(n) && n >= 0 && n < 2 ** 31) {
-      // In 32-bit integers: `(m / 10) | 0` is a multiplication, Math.floor a division.
-      const buf = this.buf;
-      let digits = 1;
-      for (let m = n; m >= 10; m = (m / 10) | 0) digits++;
-      let at = this.at + digits;
-      this.at = at;
-      let m = n | 0;
-      do {
-        const q = (m / 10) | 0;
-        buf[--at] = 48 + m - q * 10;
-        m = q;
-      } while (m > 0);
+      this.at += digits(n);
+      digitsBefore(this.buf, this.at, n);
     } else {
       this.ascii(String(n));
     }

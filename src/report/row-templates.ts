@@ -90,7 +90,8 @@ export function numberForm(n: number | null): number {
   return n - whole === 0.5 ? 8 + digits(whole) : -1;
 }
 
-function digits(n: number): number {
+/** Digits of a whole number 0 ≤ n < 2^31. */
+export function digits(n: number): number {
   let d = 1;
   for (let m = n; m >= 10; m = (m / 10) | 0) d++;
   return d;
@@ -205,8 +206,8 @@ function makeTemplate(w: Words, idLength: number, segmentLength: number, entries
   return { joined, row: joined.subarray(start), id, segment, entries: entriesEnd, refreshPairs: pairsEnd, refreshes: refreshesEnd, median: medianEnd, longest: longestEnd, first, last };
 }
 
-/** The whole number 0 ≤ n < 10^7 in digits ending at `end`. */
-function digitsBefore(buf: Uint8Array, end: number, n: number): void {
+/** The whole number 0 ≤ n < 2^31 in digits ending at `end`; in 32-bit integers, where `(m / 10) | 0` is a multiplication and Math.floor a division. */
+export function digitsBefore(buf: Uint8Array, end: number, n: number): void {
   let m = n | 0;
   do {
     const q = (m / 10) | 0;
