@@ -171,6 +171,14 @@ export class DiagnosisCollector {
   private readonly tallies = new Map<DiagnosisId, Tally>();
   /** The tallies of each signature, per request kind: a log repeats a few signatures millions of times. */
   private readonly talliesOf = new WeakMap<DbSignature, Tally[][]>();
+  /**
+   * The last two signatures looked up, and their tallies: a refresh's two lookups take
+   * turns, and the WeakMap's lookup for each was 15 ms of *short*'s analysing thread a GB.
+   */
+  private lastSignature: DbSignature | null = null;
+  private lastTallies: Tally[][] = [];
+  private otherSignature: DbSignature | null = null;
+  private otherTallies: Tally[][] = [];
 
   private tally(id: DiagnosisId): Tally {
     let t = this.tallies.get(id);
@@ -197,8 +205,22 @@ export class DiagnosisCollector {
   entry(e: Entry, id: IdState | null): void {
     const s = e.signature;
     if (s !== null) {
-      let byRequest = this.talliesOf.get(s);
-      if (byRequest === undefined) this.talliesOf.set(s, (byRequest = []));
+      let byRequest: Tally[][];
+      if (s === this.lastSignature) {
+        byRequest = this.lastTallies;
+      } else {
+        if (s === this.otherSignature) {
+          byRequest = this.otherTallies;
+        } else {
+          let found = this.talliesOf.get(s);
+          if (found === undefined) this.talliesOf.set(s, (found = []));
+          byRequest = found;
+        }
+        this.otherSignature = this.lastSignature;
+        this.otherTallies = this.lastTallies;
+        this.lastSignature = s;
+        this.lastTallies = byRequest;
+      }
       const tallies = (byRequest[e.request] ??= this.talliesFor(s, e.request));
       for (let i = 0; i < tallies.length; i++) tallies[i].add(e, id);
       return;

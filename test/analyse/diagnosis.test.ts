@@ -57,6 +57,27 @@ describe('diagnosis', () => {
     }
   });
 
+  it('counts each entry under its own signature when three take turns, and by request kind', () => {
+    // The collector remembers the last two signatures it saw: a third, and the same
+    // signature on another kind of request, must still land in their own tallies.
+    const refresh = `POST /${SEG}/x/index.php?_task=mail&_action=refresh`;
+    const entryPage = `GET /${SEG}/x/index.php`;
+    const kinds = [
+      db('10:00:00', '5', 'database is locked', refresh),
+      db('10:00:01', '8', 'attempt to write a readonly database', refresh),
+      db('10:00:02', '', '', entryPage),
+      db('10:00:03', '', '', refresh),
+    ];
+    const lines: string[] = [];
+    for (const k of [0, 1, 2, 0, 2, 1, 3, 2, 0, 0, 3, 1, 2]) lines.push(kinds[k].replace(/10:00:0\d/, '10:00:00'));
+    const d = check(log(...lines)).summary.diagnosis;
+    expect(d.map((x) => [x.id, x.entries])).toEqual([
+      ['database-locked', 4],
+      ['database-readonly', 3],
+      ['empty-db-error', 4],
+    ]);
+  });
+
   it('tells which one table is missing when only one is', () => {
     expect(ids(check(log(lookup('10:00:00', 'calendars'))))).toEqual(['local-calendar-table-missing']);
     expect(ids(check(log(lookup('10:00:00', 'caldav_calendars'))))).toEqual(['remote-calendar-table-missing']);
