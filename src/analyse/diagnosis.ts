@@ -73,11 +73,10 @@ export class Breakdown {
   }
 }
 
-/** The request ids of the report, in order, with the diagnoses each was seen with. */
-export interface IdMarks {
+/** The request ids of the report, in order. */
+export interface ReportIds {
   readonly length: number;
   id(i: number): string;
-  diagnosed(i: number): number;
 }
 
 /** Request ids a diagnosis lists; the rest are counted (a busy server has a hundred thousand). */
@@ -165,6 +164,13 @@ function signatureTags(s: DbSignature, request: RequestCode): [DiagnosisId, Back
   }
   if (s.code === '' && s.message === '' && (request === RequestCode.Login || request === RequestCode.Entry)) tags.push(['empty-db-error', null]);
   return tags;
+}
+
+/** Ids from place `from` to `to` whose marks include `mark`. */
+function countMarked(marks: ArrayLike<number>, from: number, to: number, mark: number): number {
+  let count = 0;
+  for (let i = from; i < to; i++) if ((marks[i] & mark) !== 0) count++;
+  return count;
 }
 
 export class DiagnosisCollector {
@@ -265,8 +271,11 @@ export class DiagnosisCollector {
     return out;
   }
 
-  /** The diagnoses, in the order of the knowledge table; `ids` are the request ids in the order of the report. */
-  result(ids: IdMarks): Diagnosis[] {
+  /**
+   * The diagnoses, in the order of the knowledge table; `ids` are the request ids in the
+   * order of the report, `marks` each one's IdState.diagnosed, by its place there.
+   */
+  result(ids: ReportIds, marks: ArrayLike<number>): Diagnosis[] {
     const local = this.tallies.get('local-calendar-table-missing');
     const remote = this.tallies.get('remote-calendar-table-missing');
     const found = new Map(this.tallies);
@@ -284,18 +293,13 @@ export class DiagnosisCollector {
       const t = found.get(k.id as DiagnosisId);
       if (t !== undefined && t.entries > 0) picked.push({ k, t, listed: [], count: 0 });
     }
-    // One pass over the request ids for every diagnosis: a report may hold a hundred
-    // thousand, most of them packed, and each id's marks are read once, not once a diagnosis.
-    if (picked.length > 0) {
-      for (let i = 0; i < ids.length; i++) {
-        const marks = ids.diagnosed(i);
-        if (marks === 0) continue;
-        for (let k = 0; k < picked.length; k++) {
-          const p = picked[k];
-          if ((marks & p.t.mark) === 0) continue;
-          if (p.count++ < REQUEST_IDS_LISTED) p.listed.push(ids.id(i));
-        }
-      }
+    // Each diagnosis lists its first ids in report order, then counts the rest in a loop of
+    // its own: this runs once a report, never compiled, over a hundred thousand ids.
+    for (const p of picked) {
+      const mark = p.t.mark;
+      let i = 0;
+      for (; i < ids.length && p.listed.length < REQUEST_IDS_LISTED; i++) if ((marks[i] & mark) !== 0) p.listed.push(ids.id(i));
+      p.count = p.listed.length + countMarked(marks, i, ids.length, mark);
     }
     return picked.map((p) => this.describe(p.k, p.t, p.listed, p.count));
   }
