@@ -43,7 +43,7 @@ export interface AnalyseSettings {
 export interface RowWarming {
   /** Packed ids past which it runs: a log of fewer writes its list in a few milliseconds. */
   after: number;
-  /** How many of the first listed packed ids it writes. */
+  /** How many listed packed ids it writes, spread over those packed so far. */
   rows: number;
   /** Writes the rows and drops the text; reads the packed ids, changes nothing. */
   write(rows: PackedRows): void;
@@ -446,11 +446,17 @@ export class Analyser {
   /** Runs the report's row writer over the first listed packed ids, once. */
   private warmRows(w: RowWarming): void {
     this.warming = null;
-    const places: number[] = [];
-    for (let i = 0; i < this.idOrder.length && places.length < w.rows; i++) {
+    // Packed ids spread over all listed so far, not the first ones: rows of several days
+    // and of every kind (the first thousand of a log came from its first hours), so that
+    // no row of the report is of a kind the compiled writer has not met.
+    const packed: number[] = [];
+    for (let i = 0; i < this.idOrder.length; i++) {
       const at = this.idOrder[i];
-      if (typeof at === 'number') places.push(at);
+      if (typeof at === 'number') packed.push(at);
     }
+    const step = Math.max(1, packed.length / w.rows);
+    const places: number[] = [];
+    for (let k = 0; k < packed.length && places.length < w.rows; k += step) places.push(packed[Math.floor(k)]);
     w.write({ rows: this.retired, places });
   }
 

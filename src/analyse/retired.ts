@@ -47,7 +47,10 @@ function writeUint(buf: Buffer, at: number, v: number): number {
 
 /** Any number: a zigzag varint when it is a safe whole number, else a tag and 8 bytes. */
 function writeNum(buf: Buffer, at: number, v: number): number {
-  if (Number.isSafeInteger(v) && Math.abs(v) < 2 ** 51) return writeUint(buf, at, v >= 0 ? v * 2 : -v * 2 - 1);
+  // The zigzag without a branch of arithmetic on the sign: an id's first negative number
+  // came after V8 had compiled this, and threw the compiled code away (Cursor.num).
+  const negative = v < 0 ? 1 : 0;
+  if (Number.isSafeInteger(v) && Math.abs(v) < 2 ** 51) return writeUint(buf, at, v * (1 - 2 * negative) * 2 - negative);
   // Not a whole number (NaN, a fraction): tag 1 at the end of the zigzag range.
   at = writeUint(buf, at, 2 ** 52 + 1);
   buf.writeDoubleLE(v, at);
@@ -154,9 +157,13 @@ class Cursor {
       this.at += 8;
       return r;
     }
-    // In 32-bit integers below 2^31 (nearly every number); the double arithmetic cost more.
-    if (z < 0x80000000) return (z & 1) === 0 ? z >>> 1 : -((z >>> 1) + 1);
-    return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+    // Without a branch on the sign: a report's first negative numbers (-1, and the last
+    // refresh of a row with none, far below its first instant) came long after V8 had
+    // compiled this, and threw the compiled code away. In 32-bit integers below 2^31
+    // (nearly every number), where the double arithmetic cost more.
+    if (z < 0x80000000) return (z >>> 1) ^ ((z << 31) >> 31);
+    const odd = z % 2;
+    return ((z - odd) / 2) * (1 - 2 * odd) - odd;
   }
 
   str(): string {

@@ -222,12 +222,12 @@ export function digitsBefore(buf: Uint8Array, end: number, n: number): void {
  * one (the bytes from `at` on are then to be written over). The room is the caller's.
  */
 export function writeFromTemplate(buf: Uint8Array, at: number, r: RawRow, t: Template, first: boolean): number {
-  if (first) {
-    buf.set(t.row, at);
-  } else {
-    buf.set(t.joined, at);
-    at += t.joined.length - t.row.length;
-  }
+  // One copy for either: a branch per case left the first row's copy without type
+  // feedback (V8 collects none on a function's first calls), and the report's first row
+  // threw the compiled writer away.
+  const whole = first ? t.row : t.joined;
+  buf.set(whole, at);
+  at += whole.length - t.row.length;
   const block = r.block;
   for (let i = 0, to = at + t.id, from = r.idAt; i < r.idLength; i++) buf[to + i] = block[from + i];
   if (t.segment >= 0) for (let i = 0, to = at + t.segment, from = r.segmentAt[0], n = r.segmentLength[0]; i < n; i++) buf[to + i] = block[from + i];
