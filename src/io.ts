@@ -1,6 +1,8 @@
 // What the program reads and writes besides its arguments; tests replace it.
 
 import { once } from 'node:events';
+import { fstatSync } from 'node:fs';
+import { SOCKET_WRITE_PIECE, WRITE_PIECE } from './report/reporter.js';
 import { stdinIsLive, stdinIsReadable } from './input/source.js';
 import { onInterrupt } from './process.js';
 
@@ -17,6 +19,8 @@ export interface Io {
    * process (the write's callback), not merely been queued. Absent: out() gets them as text.
    */
   outLent?(bytes: Uint8Array): Promise<void>;
+  /** Bytes of a write to stdout, as much as what it goes into holds unread (absent: WRITE_PIECE). */
+  outPieceBytes?: number;
   err(text: string): void;
   stdinIsTTY: boolean;
   /** stdin is a pipe, a socket or a file: something to read when no input is named. */
@@ -32,6 +36,15 @@ export interface Io {
   onInterrupt(stop: () => void): () => void;
 }
 
+/** Whether stdout is a socket (as Node makes a child's stdout), not a pipe, a file or a terminal. */
+function stdoutIsSocket(): boolean {
+  try {
+    return fstatSync(1).isSocket();
+  } catch {
+    return false;
+  }
+}
+
 export function processIo(): Io {
   return {
     out: (text) => void process.stdout.write(text),
@@ -41,6 +54,7 @@ export function processIo(): Io {
     },
     // An error is stdout's 'error' event's to handle (process.ts): the write is over either way.
     outLent: (bytes) => new Promise<void>((resolve) => void process.stdout.write(bytes, () => resolve())),
+    outPieceBytes: stdoutIsSocket() ? SOCKET_WRITE_PIECE : WRITE_PIECE,
     err: (text) => void process.stderr.write(text),
     stdinIsTTY: process.stdin.isTTY === true,
     stdinIsReadable: stdinIsReadable(),

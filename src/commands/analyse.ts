@@ -18,7 +18,7 @@ import type { Io } from '../io.js';
 import { StreamChecker } from '../pipeline.js';
 import { repoPaths } from '../report/paths.js';
 import { Progress, PROGRESS_FROM, wantProgress } from '../report/progress.js';
-import { WRITE_PIECE, type ReportPiece, type ReportSettings } from '../report/reporter.js';
+import type { ReportPiece, ReportSettings } from '../report/reporter.js';
 import type { MetricsServer } from './metrics-server.js';
 import { exitStatus } from './status.js';
 import { checkOutputs, openOutput, writeReason, type Output, type OutputSpec } from './outputs.js';
@@ -73,10 +73,11 @@ function shownPerRule(violations: readonly Violation[], cap: number): Violation[
 }
 
 /**
- * Pieces of a report gathered into writes of about WRITE_PIECE (few system calls), each
- * once the one before has left the process: a report listing 100,000 request ids is never
- * held whole, not even in stdout's queue. Lent bytes (ReportPiece) are written as they
- * come, and gone from the process before the next piece is made over them.
+ * Pieces of a report gathered into writes of about the output's pieceBytes (few system
+ * calls), each once the one before has left the process: a report listing 100,000
+ * request ids is never held whole, not even in stdout's queue. Lent bytes (ReportPiece)
+ * are written as they come, and gone from the process before the next piece is made
+ * over them.
  */
 async function writeReport(out: Output, report: string | Iterable<ReportPiece>): Promise<void> {
   if (typeof report === 'string') {
@@ -98,7 +99,7 @@ async function writeReport(out: Output, report: string | Iterable<ReportPiece>):
     }
     pending.push(piece);
     size += piece.length;
-    if (size >= WRITE_PIECE) {
+    if (size >= out.pieceBytes) {
       flush();
       await out.drained();
     }
@@ -185,7 +186,7 @@ export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {
     const excerpts = o.outputs.some((spec) => spec.format === 'html') ? await readExcerpts(summary.files, shownPerRule(violations, VIOLATIONS_SHOWN)) : null;
     const excerpt = excerpts === null ? undefined : (v: Violation) => excerpts.get(`${v.fileIndex}:${v.line}`) ?? [];
     for (const [i, out] of outputs.entries()) {
-      const ctx = { ...settings[i], summary, violations, streamed: out.streams, run, excerpt };
+      const ctx = { ...settings[i], summary, violations, streamed: out.streams, run, excerpt, pieceBytes: out.pieceBytes };
       await writeReport(out, out.reporter.end(ctx));
       for (const beside of out.reporter.beside?.(ctx) ?? []) {
         try {

@@ -6,7 +6,7 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { OutputError, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { FORMATS, isFormat, REPORTERS, type Format } from '../report/registry.js';
-import { pieceText, type Reporter } from '../report/reporter.js';
+import { pieceText, WRITE_PIECE, type Reporter } from '../report/reporter.js';
 import { didYouMean } from '../suggest.js';
 
 /** A report: its format, and the file it goes to (null: stdout). */
@@ -77,18 +77,20 @@ export interface Output {
   drained(): Promise<void>;
   /** Done: `complete` false when the run failed before the report was whole. */
   close(complete?: boolean): void;
+  /** Bytes of a write here: see Io.outPieceBytes. */
+  pieceBytes: number;
 }
 
 const written = () => Promise.resolve();
 
-export function openOutput(spec: OutputSpec, io: Pick<Io, 'out' | 'outDrained' | 'outLent'>, live: boolean): Output {
+export function openOutput(spec: OutputSpec, io: Pick<Io, 'out' | 'outDrained' | 'outLent' | 'outPieceBytes'>, live: boolean): Output {
   const reporter = REPORTERS[spec.format];
   const streams = reporter.violation !== undefined && (reporter.streams?.(live, spec.path === null) ?? false);
   if (spec.path === null) {
     const drained = io.outDrained ?? written;
     // Without a way to know the bytes have left, as text, then the wait for drain.
     const writeLent = io.outLent ?? ((bytes: Uint8Array) => (io.out(pieceText(bytes)), drained()));
-    return { spec, reporter, streams, write: io.out, writeLent, drained, close: () => {} };
+    return { spec, reporter, streams, write: io.out, writeLent, drained, close: () => {}, pieceBytes: io.outPieceBytes ?? WRITE_PIECE };
   }
   const path = spec.path;
   // An atomic report is written beside its file, then renamed over it.
@@ -120,6 +122,7 @@ export function openOutput(spec: OutputSpec, io: Pick<Io, 'out' | 'outDrained' |
       return written();
     },
     drained: written,
+    pieceBytes: WRITE_PIECE,
     close: (complete = true) => {
       closeSync(fd);
       if (temp === path) return;

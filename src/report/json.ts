@@ -60,11 +60,11 @@ const LIST = '\u0000list\u0000';
 
 /**
  * A list at the document's first level, as JSON.stringify(doc, null, 2) writes it (or
- * flat), in pieces of about a write (WRITE_PIECE): a log's hundred thousand request ids
- * never make one string, and are not handed on one by one either (a piece each cost more
- * than its row).
+ * flat), in pieces of about a write (`pieceBytes` characters): a log's hundred thousand
+ * request ids never make one string, and are not handed on one by one either (a piece
+ * each cost more than its row).
  */
-function* listText<T>(length: number, item: (i: number) => T, text: (item: T, indent: boolean) => string, indent = true): Generator<string> {
+function* listText<T>(length: number, item: (i: number) => T, text: (item: T, indent: boolean) => string, indent = true, pieceBytes = WRITE_PIECE): Generator<string> {
   if (length === 0) {
     yield '[]';
     return;
@@ -73,7 +73,7 @@ function* listText<T>(length: number, item: (i: number) => T, text: (item: T, in
   let piece = indent ? '[\n    ' : '[';
   for (let i = 0; i < length; i++) {
     piece += (i === 0 ? '' : between) + text(item(i), indent);
-    if (piece.length >= WRITE_PIECE) {
+    if (piece.length >= pieceBytes) {
       yield piece;
       piece = '';
     }
@@ -86,34 +86,34 @@ function violationText(v: Violation, indent: boolean): string {
 }
 
 /** The request-id list, as listText writes it: written as bytes from the packed rows, when they are. */
-function* requestIdsText(list: RequestIdList, indent: boolean): Generator<ReportPiece> {
+function* requestIdsText(list: RequestIdList, indent: boolean, pieceBytes: number): Generator<ReportPiece> {
   const packed = list.packed();
-  if (packed !== null) yield* packedRowsText(packed, indent);
-  else yield* listText(list.length, (i) => list.row(i), rowText, indent);
+  if (packed !== null) yield* packedRowsText(packed, indent, pieceBytes);
+  else yield* listText(list.length, (i) => list.row(i), rowText, indent, pieceBytes);
 }
 
 /** The summary as NDJSON's last line, in pieces: on a long follow it lists every request id. */
-export function* summaryLine(s: Summary, host: string): Generator<ReportPiece> {
+export function* summaryLine(s: Summary, host: string, pieceBytes = WRITE_PIECE): Generator<ReportPiece> {
   const doc = { type: 'summary', ...summaryDocument(s, host), requestIds: LIST };
   const [before, after] = jsonText(doc).split(JSON.stringify(LIST));
   yield before;
-  yield* requestIdsText(s.requestIds, false);
+  yield* requestIdsText(s.requestIds, false, pieceBytes);
   yield after + '\n';
 }
 
-/** The whole document, in pieces; `violations` in stream order. Byte for byte JSON.stringify's. */
-export function* renderJson(s: Summary, violations: readonly Violation[], host: string): Generator<ReportPiece> {
+/** The whole document, in pieces of about `pieceBytes`; `violations` in stream order. Byte for byte JSON.stringify's. */
+export function* renderJson(s: Summary, violations: readonly Violation[], host: string, pieceBytes = WRITE_PIECE): Generator<ReportPiece> {
   const doc = { ...summaryDocument(s, host), requestIds: LIST, violations: LIST };
   const [beforeIds, beforeViolations, rest] = jsonText(doc, 2).split(JSON.stringify(LIST));
   yield beforeIds;
-  yield* requestIdsText(s.requestIds, true);
+  yield* requestIdsText(s.requestIds, true, pieceBytes);
   yield beforeViolations;
-  yield* listText(violations.length, (i) => violations[i], violationText);
+  yield* listText(violations.length, (i) => violations[i], violationText, true, pieceBytes);
   yield rest + '\n';
 }
 
 export const jsonReporter: Reporter = {
   description: 'one JSON document: summary, request ids, signatures, violations',
-  end: (ctx) => renderJson(ctx.summary, ctx.violations, ctx.host),
+  end: (ctx) => renderJson(ctx.summary, ctx.violations, ctx.host, ctx.pieceBytes),
   warmRows: ROW_WARMING,
 };

@@ -16,6 +16,6 @@ export const ndjsonReporter: Reporter = {
   streams: () => true,
   violation: (f) => ndjsonViolation(f),
   // The SPEC §5 document without its violations list, as the last line.
-  end: (ctx) => summaryLine(ctx.summary, ctx.host),
+  end: (ctx) => summaryLine(ctx.summary, ctx.host, ctx.pieceBytes),
   warmRows: ROW_WARMING,
 };

@@ -30,8 +30,13 @@ const ROW_ROOM = 512;
  * finish() took longer (six interleaved runs each: a median of 203 ms against 178).
  */
 class Pieces {
-  buf = Buffer.allocUnsafeSlow(2 * WRITE_PIECE);
+  buf: Buffer;
   at = 0;
+
+  /** Pieces of about `size` bytes (a write), each with room for one more row. */
+  constructor(readonly size: number) {
+    this.buf = Buffer.allocUnsafeSlow(2 * size);
+  }
 
   /**
    * Whether `n` more bytes fit; when they do not and the piece is empty, it is made large
@@ -121,9 +126,9 @@ function rowSize(r: RawRow): number {
 
 /**
  * The list of packed rows, brackets and all, as listText(rows, rowText, indent) writes
- * it, in pieces of about a write (WRITE_PIECE).
+ * it, in pieces of about a write (`pieceBytes`).
  */
-export function* packedRowsText(packed: PackedRows, indent: boolean): Generator<ReportPiece> {
+export function* packedRowsText(packed: PackedRows, indent: boolean, pieceBytes = WRITE_PIECE): Generator<ReportPiece> {
   const { rows, places } = packed;
   if (places.length === 0) {
     yield '[]';
@@ -131,18 +136,18 @@ export function* packedRowsText(packed: PackedRows, indent: boolean): Generator<
   }
   const w = indent ? INDENTED : FLAT;
   const templates = indent ? INDENTED_TEMPLATES : FLAT_TEMPLATES;
-  const out = new Pieces();
+  const out = new Pieces(pieceBytes);
   out.put(w.open);
   for (let i = 0; i < places.length; ) {
     i = writeRows(out, rows, places, i, w, templates, indent);
-    if (i < places.length || out.at >= WRITE_PIECE) yield out.take();
+    if (i < places.length || out.at >= out.size) yield out.take();
   }
   out.put(w.close);
   yield out.take();
 }
 
 /**
- * Rows from the `i`-th on into `out`, until it holds a piece (WRITE_PIECE), the next row
+ * Rows from the `i`-th on into `out`, until it holds a piece (its size), the next row
  * does not fit, or the list ends; returns the index of the next row. The loop is here,
  * not in the generator: V8 compiles a generator's loop only for its next call (it cannot
  * replace a generator's running code), so the one call of a report ran its loop
@@ -171,7 +176,7 @@ function writeRows(out: Pieces, rows: RetiredIds, places: readonly number[], i: 
       if (i > 0) out.put(w.between);
       out.at += out.buf.write(text, out.at, 'utf8');
     }
-    if (out.at >= WRITE_PIECE) return i + 1;
+    if (out.at >= out.size) return i + 1;
   }
   return i;
 }

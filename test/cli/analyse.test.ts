@@ -1,11 +1,12 @@
 // The command line as an operator meets it: files, stdin, exit status, errors, colour.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { SOCKET_WRITE_PIECE, WRITE_PIECE } from '../../src/report/reporter.js';
 import { imap, log, lookup, pair } from '../helpers.js';
 import { BIN, cli, ROOT } from './run.js';
 
@@ -269,9 +270,25 @@ describe('JSON report', () => {
     });
     const text = readFileSync(saved, 'utf8');
     expect(slow).toBe(text);
+    // Node gives a child a socket for its stdout, a shell a pipe: written in writes of
+    // their own sizes (see the next test), the same bytes.
+    const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" analyse --format json "${many}" | cat`], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+    expect(piped.stdout).toBe(text);
     const doc = JSON.parse(text);
     expect(doc.requestIds.map((r: { id: string }) => r.id)).toEqual(ids);
     expect(doc.requestIds[2999]).toMatchObject({ sessionSegments: ['cpsess1000002999'], entries: 2, refreshPairs: 1 });
+  });
+  it('writes into a socket in larger writes than into a pipe or a file', () => {
+    // What processIo gives for stdout of each kind, asked of the built program's module in
+    // a process of its own: a socket (as Node starts a child), a shell's pipe, a file.
+    const ask = `import(${JSON.stringify(join(ROOT, 'dist/io.js'))}).then((m) => process.stderr.write(String(m.processIo().outPieceBytes)))`;
+    const node = (stdout: 'pipe' | number) => spawnSync(process.execPath, ['--input-type=module', '-e', ask], { stdio: ['ignore', stdout, 'pipe'], encoding: 'utf8' }).stderr;
+    expect(node('pipe')).toBe(String(SOCKET_WRITE_PIECE));
+    const out = openSync(join(dir, 'piece-size.out'), 'w');
+    expect(node(out)).toBe(String(WRITE_PIECE));
+    closeSync(out);
+    const viaPipe = spawnSync('sh', ['-c', `"${process.execPath}" --input-type=module -e '${ask}' | cat`], { encoding: 'utf8' });
+    expect(viaPipe.stderr).toBe(String(WRITE_PIECE));
   });
 });
 

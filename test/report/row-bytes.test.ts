@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IdState } from '../../src/analyse/aggregates.js';
 import { RetiredIds } from '../../src/analyse/retired.js';
-import { reportText, WRITE_PIECE } from '../../src/report/reporter.js';
+import { reportText, SOCKET_WRITE_PIECE, WRITE_PIECE } from '../../src/report/reporter.js';
 import { packedRowsText } from '../../src/report/row-bytes.js';
 import { rowText } from '../../src/report/row-text.js';
 import { numberForm } from '../../src/report/row-templates.js';
@@ -70,21 +70,26 @@ describe('request-id rows as bytes', () => {
   it('come in pieces of about a write, a row larger than a piece whole in one', () => {
     const states = Array.from({ length: 3000 }, (_, i) => {
       const s = new IdState((0x10000000 + i).toString(16));
-      // Two rows of 300 KB or more, more than the room a piece starts with: one written
+      // Two rows of 400 KB or more, more than the room a piece starts with: one written
       // as bytes, one not ASCII, which rowText writes.
-      s.addSegment(i === 1500 ? 'x'.repeat(300_000) : i === 2500 ? 'ü'.repeat(300_000) : `cpsess${1_000_000_000 + i}`);
+      s.addSegment(i === 1500 ? 'x'.repeat(400_000) : i === 2500 ? 'ü'.repeat(400_000) : `cpsess${1_000_000_000 + i}`);
       s.seen(1_763_700_000 + i, 3600, false);
       s.entries = i;
       return s;
     });
     const { r, places } = pack(states);
-    // Each piece read as it comes: a lent one is written over by the next.
-    const pieces = Array.from(packedRowsText({ rows: r, places }, true), (p) => reportText([p]));
-    expect(pieces.length).toBeGreaterThan(10);
-    // None empty; none past two writes but the ones of the large rows.
-    for (const p of pieces) expect(p.length).toBeGreaterThan(0);
-    expect(pieces.filter((p) => p.length > 2 * WRITE_PIECE).map((p) => p.length > 300_000)).toEqual([true, true]);
-    expect(pieces.join('')).toBe(reference(r, places, true));
+    // A pipe's writes and a socket's, larger: the same text either way.
+    for (const size of [WRITE_PIECE, SOCKET_WRITE_PIECE]) {
+      // Each piece read as it comes: a lent one is written over by the next.
+      const pieces = Array.from(packedRowsText({ rows: r, places }, true, size), (p) => reportText([p]));
+      expect(pieces.length).toBeGreaterThan(size === WRITE_PIECE ? 10 : 4);
+      // None empty; none past two writes but the ones of the large rows; all but the
+      // last and those before a large row at least a write.
+      for (const p of pieces) expect(p.length).toBeGreaterThan(0);
+      expect(pieces.filter((p) => p.length > 2 * size).map((p) => p.length > 400_000)).toEqual([true, true]);
+      expect(pieces.slice(0, -1).filter((p) => p.length < size)).toHaveLength(2);
+      expect(pieces.join('')).toBe(reference(r, places, true));
+    }
   });
 
   it('written from templates, are each their own row: rows alike in lengths but not in values, numbers at each form\'s bounds', () => {
