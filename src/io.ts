@@ -2,9 +2,9 @@
 
 import { once } from 'node:events';
 import { fstatSync } from 'node:fs';
-import { SOCKET_WRITE_PIECE, WRITE_PIECE } from './report/reporter.js';
 import { stdinIsLive, stdinIsReadable } from './input/source.js';
 import { onInterrupt } from './process.js';
+import { SOCKET_WRITE_PIECE, WRITE_PIECE } from './report/reporter.js';
 
 export interface Io {
   out(text: string): void;
