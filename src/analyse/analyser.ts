@@ -443,7 +443,7 @@ export class Analyser {
     if (this.warming !== null && this.retired.size >= this.warming.after) this.warmRows(this.warming);
   }
 
-  /** Runs the report's row writer over the first listed packed ids, once. */
+  /** Runs the report's row writer over listed packed ids spread over those packed so far, once. */
   private warmRows(w: RowWarming): void {
     this.warming = null;
     // Packed ids spread over all listed so far, not the first ones: rows of several days
