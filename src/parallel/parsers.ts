@@ -7,7 +7,6 @@
 // all of that again, on a core the analysis needed.
 
 import { Worker } from 'node:worker_threads';
-import { newEntry } from '../parse/entry.js';
 import { ChunkParser } from './chunk.js';
 import { RecordReader, RecordWriter, type RecordBatch } from './records.js';
 
@@ -42,7 +41,7 @@ export class Parsers {
 
   constructor(count: number) {
     this.workers = Array.from({ length: count }, () => new Worker(new URL('./worker.js', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 8 } }));
-    this.readers = this.workers.map(() => new RecordReader(newEntry()));
+    this.readers = this.workers.map(() => new RecordReader());
     for (const w of this.workers) {
       w.on('message', (a: unknown) => this.sink?.answer(a));
       w.on('error', (err) => {
@@ -59,7 +58,7 @@ export class Parsers {
   get own(): OwnParser {
     if (this.ownParser === null) {
       const writer = new RecordWriter();
-      this.ownParser = { writer, parser: new ChunkParser(writer), reader: new RecordReader(newEntry()) };
+      this.ownParser = { writer, parser: new ChunkParser(writer), reader: new RecordReader() };
     }
     return this.ownParser;
   }

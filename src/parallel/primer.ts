@@ -5,7 +5,6 @@
 // were optimised, in each thread. Compiling took CPU from the reading on two cores.
 
 import type { Feed } from '../feed.js';
-import { newEntry } from '../parse/entry.js';
 import { ChunkParser } from './chunk.js';
 import { RecordReader, RecordWriter, type RecordBatch } from './records.js';
 
@@ -61,7 +60,7 @@ export function primeReading(feed: Pick<Feed, 'push' | 'end' | 'parsed'>): void 
   // A worker's batch arrives as a copy made by the structured clone, whose objects V8
   // shapes otherwise than this thread's own: both are read.
   for (const b of [batch, structuredClone(batch)]) {
-    new RecordReader(newEntry()).read(b, 0, 0, feed.parsed);
+    new RecordReader().read(b, 0, 0, feed.parsed);
     feed.parsed.countLines(b.lines);
   }
 }

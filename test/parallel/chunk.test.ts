@@ -182,7 +182,7 @@ describe('records', () => {
         asm.push(text);
         const batch = writer.take(asm.endFile());
         const read: Entry[] = [];
-        new RecordReader(newEntry()).read(batch, 0, 0, { entry: (e) => read.push({ ...e }), orphanRun: () => {}, countLines: () => {} });
+        new RecordReader().read(batch, 0, 0, { entry: (e) => read.push({ ...e }), orphanRun: () => {}, countLines: () => {} });
         expect(read).toEqual(direct);
       }),
       { numRuns: 100 },
@@ -206,14 +206,14 @@ describe('records', () => {
     asm.push(Buffer.from(log(...lines)));
     const batch = writer.take(asm.endFile());
     const seen: string[] = [];
-    new RecordReader(newEntry()).read(batch, 0, 0, { entry: (e) => seen.push(`${e.requestId} ${e.segment}`), orphanRun: () => {}, countLines: () => {} });
+    new RecordReader().read(batch, 0, 0, { entry: (e) => seen.push(`${e.requestId} ${e.segment}`), orphanRun: () => {}, countLines: () => {} });
     expect(seen).toEqual(written);
   });
 
   it('keeps the string tables bounded: a worker that forgets them says so, and the reader follows', () => {
     // 40,000 distinct request ids over four batches: more than a worker keeps numbered.
     const writer = new RecordWriter();
-    const reader = new RecordReader(newEntry());
+    const reader = new RecordReader();
     const entries = new EntryReader();
     const seen: string[] = [];
     const written: string[] = [];
