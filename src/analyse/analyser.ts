@@ -202,8 +202,6 @@ export class Analyser {
   private last: Moment | null = null;
   /** Whether the entry being handled is selected. */
   private current = true;
-  /** Filled for each lookup and handed to the pairing, which copies what it keeps. */
-  private readonly scratch: Lookup = { side: Side.None, instant: 0, fileIndex: 0, line: 0, requestId: null, segment: null };
   /** Pairing slots of lookups without a request id: by session segment, and the one of neither. */
   private readonly segmentSlots = new Map<string, Slot>();
   private readonly noKeySlot = new Slot();
@@ -304,14 +302,8 @@ export class Analyser {
         if (e.side === Side.Local) this.local++;
         else this.remote++;
       }
-      const lookup = this.scratch;
-      lookup.side = e.side;
-      lookup.instant = instant;
-      lookup.fileIndex = e.fileIndex;
-      lookup.line = e.line;
-      lookup.requestId = e.requestId;
-      lookup.segment = e.segment;
-      this.pairing.lookup(lookup, id ?? this.segmentSlot(e.segment));
+      // The entry is the lookup (it has a lookup's fields), copied by the pairing if kept.
+      this.pairing.lookup(e, id ?? this.segmentSlot(e.segment));
     }
   }
 
@@ -384,8 +376,12 @@ export class Analyser {
         this.report('request-id-format', e.fileIndex, e.line, id, `request id "${id}" is not ${this.alphabet.description}`);
       }
     }
-    this.lastId = id;
-    this.lastIdState = s;
+    // Stored only when the id changes: the analyser is in V8's old space, an id and its
+    // state mostly young, and each such store called the write barrier's stub.
+    if (id !== this.lastId) {
+      this.lastId = id;
+      this.lastIdState = s;
+    }
     s.seenAt = this.now;
     const segment = e.segment;
     if (segment !== null && !s.hasSegment(segment)) {
