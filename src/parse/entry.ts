@@ -316,7 +316,7 @@ export class EntryReader {
   private readonly signatures = new Interner<DbSignature>(makeSignature);
   private readonly kinds = new KindNames();
   private readonly stamps = new StampReader();
-  /** The entry read into when the caller gives none: a new one each block (see newBlock). */
+  /** The entry read into: a new one each block (see newBlock). */
   private shared = newEntry();
   /** See scratch (undefined: not asked for yet; null: no room in the space). */
   private scratchSpace: Buffer | null | undefined;
@@ -366,13 +366,13 @@ export class EntryReader {
   /**
    * Reads the entry held in bytes [start, end) of buf; `close` is its header's `]` and
    * `firstLineEnd` the end of its first line (without CR); `truncated` says the assembler
-   * kept only its head and tail. Fills and returns `into`, or when none is given an entry
-   * of its own, valid until the next call.
+   * kept only its head and tail. Fills and returns an entry of its own, valid until the
+   * next call.
    */
-  read(buf: Buffer, start: number, end: number, close: number, firstLineEnd: number, fileIndex: number, line: number, truncated = false, into?: Entry): Entry {
+  read(buf: Buffer, start: number, end: number, close: number, firstLineEnd: number, fileIndex: number, line: number, truncated = false): Entry {
     // An assembler hands on a new view of its buffer for each block it reads: asked once a block.
     if (buf !== this.seen) this.newBlock(buf);
-    const e = into ?? this.shared;
+    const e = this.shared;
     const parts = this.parts;
     e.fileIndex = fileIndex;
     e.line = line;
