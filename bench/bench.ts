@@ -9,22 +9,21 @@
 //   npm run bench -- --runs 5            the median of 5 runs of each tool (3 by default)
 //   WEBMAIL_LOG_BENCH_DIR=/data npm run bench
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defaultJobs } from '../src/parallel/read.js';
 import { generateLog, PROFILES, type GroundTruth, type Profile } from './generate.js';
 import { archiveOf } from './archive.js';
 import { hostileBench } from './hostile.js';
 import { idsOnStream } from './ids.js';
+import { spawnMeasured } from './measured.js';
 import { markdownTable } from './table.js';
 
 /** Bump when the generator's output changes, so cached logs are made anew. */
 const GENERATOR_VERSION = 3;
 const MB = 1e6;
-const MEASURE = fileURLToPath(new URL('./measure.js', import.meta.url));
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
 interface Row {
@@ -81,7 +80,7 @@ async function measure(tool: string, args: string[], stdinPath: string | null): 
   const stdin = stdinPath ? openSync(stdinPath, 'r') : 'ignore';
   try {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [MEASURE, 'analyse', ...args], { stdio: [stdin, 'pipe', 'pipe', 'pipe'] });
+    const child = spawnMeasured(['analyse', ...args], [stdin, 'pipe', 'pipe']);
     const out: Buffer[] = [];
     const stats: Buffer[] = [];
     child.stdout!.on('data', (d: Buffer) => out.push(d));

@@ -2,13 +2,10 @@
 // sees millions of sessions. Streams `count` entries of distinct request ids (one login
 // each: a refresh pair) through stdin and reads the peak RSS.
 
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const MEASURE = fileURLToPath(new URL('./measure.js', import.meta.url));
+import { spawnMeasured } from './measured.js';
 
 export async function idsOnStream(count: number): Promise<{ ids: number; rssMiB: number }> {
-  const child = spawn(process.execPath, [MEASURE, 'analyse', '--format', 'ndjson', '-'], { stdio: ['pipe', 'ignore', 'ignore', 'pipe'] });
+  const child = spawnMeasured(['analyse', '--format', 'ndjson', '-'], ['pipe', 'ignore', 'ignore']);
   let stats = '';
   (child.stdio[3] as NodeJS.ReadableStream).on('data', (d) => (stats += d));
   const done = new Promise<void>((resolve) => child.on('close', () => resolve()));

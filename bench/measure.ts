@@ -1,9 +1,10 @@
-// Runs the program as bin/webmail-log.js does (its bundle, built by npm's lifecycle) in
-// this process and, as it exits, writes its peak RSS to fd 3: the process is the program
-// itself, with no wrapper of its own in the figures. The bench times the process from
-// outside, start to exit.
+// Loaded into the program by the bench (`--import`, see measured.ts) and, as the process
+// exits, writes its peak RSS to fd 3: the process is the program itself, started as the
+// installed command starts it, with no wrapper of its own in the figures. The bench
+// times the process from outside, start to exit.
 
 import { readFileSync, writeSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 
 /**
  * The peak RSS of this process, in KiB: the kernel's high-water mark of its memory
@@ -21,5 +22,5 @@ function peakRssKiB(): number {
   return process.resourceUsage().maxRSS;
 }
 
-process.on('exit', () => writeSync(3, JSON.stringify({ maxRssKiB: peakRssKiB() }) + '\n'));
-await import(new URL('../../dist/bundle/webmail-log.js', import.meta.url).href);
+// A preload runs in every worker thread too: the process's figure is written once.
+if (isMainThread) process.on('exit', () => writeSync(3, JSON.stringify({ maxRssKiB: peakRssKiB() }) + '\n'));

@@ -14,12 +14,14 @@ export interface Ran {
 
 export function cli(
   args: string[],
-  opts: { cwd?: string; stdin?: string | Buffer; env?: NodeJS.ProcessEnv } = {},
+  /** `command`: run as the installed command, through the file's own first lines (a shell's), not by `node`; at that path (npm links it). */
+  opts: { cwd?: string; stdin?: string | Buffer; env?: NodeJS.ProcessEnv; command?: string } = {},
 ): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined, ...opts.env };
     for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [file, argv] = opts.command === undefined ? [process.execPath, [BIN, ...args]] : [opts.command, args];
+    const child = spawn(file, argv, { cwd: opts.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
