@@ -4,6 +4,7 @@
 // With filters (a Selection), the rules still see every entry; what is counted and
 // reported is only what the filters select (a violation by the entry it is reported at).
 
+import { NO_STRING } from '../parse/bytes.js';
 import type { Entry } from '../parse/entry.js';
 import { Side } from '../parse/table.js';
 import { IdState, Moment, RequestIdList, SignatureCounter, type Signature } from './aggregates.js';
@@ -208,7 +209,7 @@ export class Analyser {
   /** States of packed ids, taken again for new ones (see IdState.reuse); at most SPARE_STATES. */
   private readonly spare: IdState[] = [];
   /** The request id of the entry before, and its state: ids come in runs. */
-  private lastId: string | null = null;
+  private lastId = NO_STRING;
   private lastIdState: IdState | null = null;
 
   constructor(
@@ -360,7 +361,7 @@ export class Analyser {
    */
   private packListed(): void {
     for (const s of this.ids.values()) if (s.order >= 0) this.pack(s);
-    this.lastId = null;
+    this.lastId = NO_STRING;
     this.lastIdState = null;
   }
 

@@ -3,6 +3,7 @@
 // strings sent once per worker and then named by number.
 
 import type { EntrySink } from '../feed.js';
+import { NO_STRING } from '../parse/bytes.js';
 import { newEntry, type DbSignature, type Entry } from '../parse/entry.js';
 import type { RequestCode } from '../parse/request.js';
 import { Side } from '../parse/table.js';
@@ -113,7 +114,7 @@ export class RecordWriter {
    * a Map's tables grown for them lived through the chunk and were copied out of V8's
    * young generation (12 MB of the 24 promoted in a worker's half of *short*'s 1 GB).
    */
-  private readonly slotStrings: (string | null)[] = new Array(STRING_SLOTS).fill(null);
+  private readonly slotStrings: string[] = new Array<string>(STRING_SLOTS).fill(NO_STRING);
   private readonly slotRefs = new Int32Array(STRING_SLOTS);
   private numbered = 0;
   private readonly signatureRefs = new Map<string, number>();
@@ -144,9 +145,9 @@ export class RecordWriter {
    * entries of one session in a row, the second numbered without a look at the cache. A
    * number stays good until the tables are started afresh (the reader keeps every one).
    */
-  private lastId: string | null = null;
+  private lastId = NO_STRING;
   private lastIdRef = 0;
-  private lastSegment: string | null = null;
+  private lastSegment = NO_STRING;
   private lastSegmentRef = 0;
   /** Arrays given back after reading, to be filled again: nothing new per chunk. */
   private readonly spare: [Float64Array, Int32Array][] = [];
@@ -281,11 +282,11 @@ export class RecordWriter {
     // numbered many forgets them between batches, and says so in the next one.
     this.reset = this.numbered + this.signatureRefs.size > TABLE_LIMIT;
     if (this.reset) {
-      this.slotStrings.fill(null);
+      this.slotStrings.fill(NO_STRING);
       this.numbered = 0;
       this.signatureRefs.clear();
       this.signatureA = this.signatureB = null;
-      this.lastId = this.lastSegment = null;
+      this.lastId = this.lastSegment = NO_STRING;
     }
     return batch;
   }

@@ -49,3 +49,11 @@ export function copyBytes(src: Uint8Array, start: number, end: number, dst: Uint
   }
   dst.set(new Uint8Array(src.buffer, src.byteOffset + start, end - start), at);
 }
+
+/**
+ * A string no log text is: a lone surrogate, which decoding bytes (Latin-1 or UTF-8)
+ * never makes. Fields that remember the last string seen start with it, not null: V8
+ * compares a field that has once held null with a string by its generic equality (a call
+ * a comparison), where two strings are compared inline.
+ */
+export const NO_STRING = '\uD800';
