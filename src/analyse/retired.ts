@@ -332,7 +332,10 @@ export class RetiredIds {
     end = writeNum(buf, end, m === null ? -1 : 2 * m);
     end = writeNum(buf, end, places);
     for (let i = 0; i < places; i++) end = writeNum(buf, end, h[i]);
-    this.used = end;
+    // A place holds an offset of BLOCK_BITS: a block larger than BLOCK is its state's own,
+    // even with room left (its room is reserved at three bytes a character), or the next
+    // state's offset would run into the block's number.
+    this.used = buf.length > BLOCK ? buf.length : end;
     // At most three quarters of the places taken or GONE: a probe always meets an EMPTY.
     if ((this.count + this.gone + 1) * 4 > this.table.length * 3) this.rehash();
     this.place(hashId(s.id), at);

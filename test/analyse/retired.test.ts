@@ -45,6 +45,25 @@ describe('RetiredIds', () => {
   });
 });
 
+describe('RetiredIds, a state larger than a block (1 MiB)', () => {
+  it('keeps it in a block of its own: the states packed after it come back as they were', () => {
+    // A segment of 1.1 million characters (its room is reserved at 3 bytes a character,
+    // so its block has room left), ASCII and not, then ordinary states.
+    for (const big of ['x'.repeat(1_100_000), 'ü'.repeat(1_100_000)]) {
+      const r = new RetiredIds();
+      const large = new IdState('large');
+      large.addSegment(big);
+      large.seen(1_763_700_000, 3600, false);
+      const places = [r.put(state(1), 1), r.put(large, 2), r.put(state(3), 3), r.put(state(4), 4)];
+      expect(r.rowAt(places[0])).toEqual(state(1).row());
+      expect(r.rowAt(places[1])).toEqual(large.row());
+      expect(r.rowAt(places[2])).toEqual(state(3).row());
+      expect(r.rowAt(places[3])).toEqual(state(4).row());
+      expect(r.take(state(4).id)?.state.row()).toEqual(state(4).row());
+    }
+  });
+});
+
 describe('packed numbers', () => {
   // Whole numbers around the places where the packing changes method (a byte, four
   // bytes, 2^31, 2^53), fractions, and the numbers a state can hold that are not finite.
