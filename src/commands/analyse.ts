@@ -76,8 +76,8 @@ function shownPerRule(violations: readonly Violation[], cap: number): Violation[
  * Pieces of a report gathered into writes of about the output's pieceBytes (few system
  * calls), each once the one before has left the process: a report listing 100,000
  * request ids is never held whole, not even in stdout's queue. Lent bytes (ReportPiece)
- * are written as they come, and gone from the process before the next piece is made
- * over them.
+ * are written as they come, the next made while they are written (one write in flight:
+ * a lent piece is good until the one after the next is asked for).
  */
 async function writeReport(out: Output, report: string | Iterable<ReportPiece>): Promise<void> {
   if (typeof report === 'string') {
@@ -86,25 +86,30 @@ async function writeReport(out: Output, report: string | Iterable<ReportPiece>):
   }
   let pending: string[] = [];
   let size = 0;
-  const flush = () => {
+  /** The lent piece being written. */
+  let writing: Promise<void> | null = null;
+  const flush = async () => {
+    if (writing !== null) await writing;
+    writing = null;
     if (size > 0) out.write(pending.join(''));
     pending = [];
     size = 0;
   };
   for (const piece of report) {
     if (typeof piece !== 'string') {
-      flush();
-      await out.writeLent(piece);
+      // The text before it, and the piece before it, out first.
+      await flush();
+      writing = out.writeLent(piece);
       continue;
     }
     pending.push(piece);
     size += piece.length;
     if (size >= out.pieceBytes) {
-      flush();
+      await flush();
       await out.drained();
     }
   }
-  flush();
+  await flush();
 }
 
 export async function analyse(o: AnalyseOptions, io: Io): Promise<number> {

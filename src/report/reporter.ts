@@ -12,22 +12,23 @@ import type { RunFacts } from './metrics.js';
 import type { RepoPaths } from './paths.js';
 
 /**
- * Characters of a report gathered into one write: with a little more, still within a
- * pipe's 64 KiB, so a reader that keeps up takes each write whole, and it is not made to
- * wait for stdout to drain (*short*'s request-id rows to a pipe read by `cat`: 336 ms in
- * writes of 48 KiB, 375 in writes of 64 KiB and a row, 8 runs each).
+ * Characters of a report gathered into one write by stdout's stream or into a file: with
+ * a little more, still within a pipe's 64 KiB, so a reader that keeps up takes each write
+ * whole, and the stream is not made to wait for stdout to drain (*short*'s request-id
+ * rows to a pipe read by `cat`, written so: 336 ms in writes of 48 KiB, 375 in writes of
+ * 64 KiB and a row, 8 runs each). Into a pipe, see POOL_WRITE_PIECE.
  */
 export const WRITE_PIECE = 48 << 10;
 
 /**
- * A write into a socket: Linux lets a Unix socket hold some 200 KiB unread
- * (net.core.wmem_default), and Node gives a child it starts a socket, not a pipe, for
- * its stdout. *short*'s report read by Node, eight interleaved runs each, after the
- * reading: 94.5 ms in writes of 48 KiB, 89 in 96, 85.5 in 128, 81.5-84.5 in 192, 93 in
- * 256 and 88.5-91 in 512 KiB or more (partly written, then waited for); 84 in 160, which
- * leaves a socket set a little smaller than the default room for a whole write.
+ * A write into a pipe or a socket from libuv's pool (io.ts), while this thread makes the
+ * next: *short*'s report read by another process, ten interleaved runs each, from its
+ * first byte to the exit, into a socket (as Node starts a child): 98.5 ms in writes of 64
+ * KiB, 80 in 160, 72-73 in 512, 74.5 in 1 MiB, 76.5 in 2 MiB (written by stdout's own
+ * stream, 160 KiB was best: 85.5-87); into a pipe read by `cat`, the whole run 1,343 ms
+ * in writes of 48 KiB (either way), 1,323 in 512 KiB.
  */
-export const SOCKET_WRITE_PIECE = 160 << 10;
+export const POOL_WRITE_PIECE = 512 << 10;
 
 /** What every reporter may read, violation by violation and at the end. */
 export interface ReportSettings {
@@ -74,14 +75,15 @@ export interface BesideFile {
 }
 
 /**
- * A piece of a report: text, or UTF-8 bytes lent by the reporter, good only until the
- * next piece is asked for. The JSON request-id list is written into one buffer, reused
- * piece after piece and written out as it is: made into text and back into bytes by the
- * write, *short*'s list (43 MB) kept the report 30 ms longer, with the other core idle.
+ * A piece of a report: text, or UTF-8 bytes lent by the reporter, good until the piece
+ * after the next is asked for (the writer writes a piece out while the next is made). The
+ * JSON request-id list is written into two buffers in turn, each written out as it is:
+ * made into text and back into bytes by the write, *short*'s list (43 MB) kept the report
+ * 30 ms longer, with the other core idle.
  */
 export type ReportPiece = string | Uint8Array;
 
-/** A piece as text, read at once (a lent one is written over by the next). */
+/** A piece as text, read at once (a lent one is written over later). */
 export function pieceText(piece: ReportPiece): string {
   return typeof piece === 'string' ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('utf8');
 }

@@ -22,20 +22,24 @@ import { digits, digitsBefore, FLAT, INDENTED, Templates, writeFromTemplate, typ
 const ROW_ROOM = 512;
 
 /**
- * Rows written as bytes into one buffer, lent in pieces of about a write (ReportPiece):
- * the writer has written a piece out before it asks for the next, written over it. Not a
- * new buffer a piece: such buffers, outside V8's heap, waited for a collection (a
- * million-id stream's peak RSS rose by 15-20 MiB, and *short*'s rows took longer). Not
- * text either: read as Latin-1 and made bytes again by the write, *short*'s report after
- * finish() took longer (six interleaved runs each: a median of 203 ms against 178).
+ * Rows written as bytes into two buffers in turn, lent in pieces of about a write
+ * (ReportPiece): a piece is written out while the next is made in the other buffer, and
+ * the one after the next is written over it. Not a new buffer a piece: such buffers,
+ * outside V8's heap, waited for a collection (a million-id stream's peak RSS rose by
+ * 15-20 MiB, and *short*'s rows took longer). Not text either: read as Latin-1 and made
+ * bytes again by the write, *short*'s report after finish() took longer (six interleaved
+ * runs each: a median of 203 ms against 178).
  */
 class Pieces {
   buf: Buffer;
+  /** The buffer of the piece lent last, being written out while this one fills. */
+  private lent: Buffer;
   at = 0;
 
   /** Pieces of about `size` bytes (a write), each with room for one more row. */
   constructor(readonly size: number) {
     this.buf = Buffer.allocUnsafeSlow(2 * size);
+    this.lent = Buffer.allocUnsafeSlow(2 * size);
   }
 
   /**
@@ -49,9 +53,12 @@ class Pieces {
     return true;
   }
 
-  /** The piece, lent (see ReportPiece); the next is written over it. */
+  /** The piece, lent (see ReportPiece); the next is made in the other buffer. */
   take(): Uint8Array {
-    const piece = this.buf.subarray(0, this.at);
+    const full = this.buf;
+    const piece = full.subarray(0, this.at);
+    this.buf = this.lent;
+    this.lent = full;
     this.at = 0;
     return piece;
   }

@@ -1,13 +1,14 @@
 // Live input through the real binary: a pipe that stays open, signals, a closed
 // stdout, and files followed through rotation.
 
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdtempSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { imap, log, lookup, pair } from '../helpers.js';
-import { startCli } from './run.js';
+import { BIN, startCli } from './run.js';
 
 const ORDER = log(lookup('10:00:07', 'caldav_calendars'), lookup('10:00:07', 'calendars'));
 
@@ -94,6 +95,19 @@ describe('a closed stdout', () => {
     const { status, stderr } = await live.done;
     expect(stderr).toBe('');
     expect(status).toBe(0);
+  });
+
+  it('ends quietly with status 0 in the middle of a report of many request ids (| head -c)', () => {
+    // The request-id list goes into the pipe from libuv's pool (io.ts), the rest of the
+    // report through stdout's stream: a reader gone in the middle of either is no error.
+    // Read whole, the log exits 1 (a violation).
+    const dir = mkdtempSync(join(tmpdir(), 'webmail-log-head-'));
+    const many = join(dir, 'many-ids.log');
+    writeFileSync(many, ORDER + log(...Array.from({ length: 6000 }, (_, i) => pair(`1${Math.floor(i / 3600)}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`, { id: (0x10000000 + i).toString(16), segment: `cpsess${1_000_000_000 + i}` }))));
+    const r = spawnSync('bash', ['-c', `"${process.execPath}" "${BIN}" analyse --format json "${many}" | head -c 4096 > /dev/null; echo "\${PIPESTATUS[0]}"`], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('0\n');
+    expect(spawnSync(process.execPath, [BIN, 'analyse', '--format', 'json', many], { stdio: 'ignore' }).status).toBe(1);
   });
 });
 
