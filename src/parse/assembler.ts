@@ -27,6 +27,11 @@ export type ReadInto = (buf: Buffer, at: number, max: number) => number;
 
 const LF = 0x0a;
 const CR = 0x0d;
+/**
+ * Buffer#indexOf, called on a view with .call: `view.indexOf` was compiled by V8 as a
+ * generic property load, a call of its LoadIC a line.
+ */
+const indexOf = Buffer.prototype.indexOf;
 
 /** Most bytes kept of one entry (1 MiB): its first and last half. */
 export const ENTRY_CAP = 1 << 20;
@@ -149,7 +154,7 @@ export class Assembler {
     const view = this.buf.subarray(0, this.len);
     let pos = this.scan;
     for (;;) {
-      const nl = view.indexOf(LF, pos);
+      const nl = indexOf.call(view, LF, pos);
       if (nl < 0) break;
       this.lines++;
       this.line(view, pos, nl > pos && view[nl - 1] === CR ? nl - 1 : nl);
