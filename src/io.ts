@@ -61,11 +61,13 @@ function stdoutIsPipe(): boolean {
 function lentWriter(pipe: boolean): (bytes: Uint8Array) => Promise<void> {
   const byStream = (bytes: Uint8Array) => new Promise<void>((resolve) => void process.stdout.write(bytes, () => resolve()));
   let blocking = false;
+  /** Whether stdout is still to be put in blocking mode: once, and only into a pipe. */
+  let toTry = pipe;
   return (bytes) => {
-    if (!blocking && pipe && process.stdout.writableLength === 0) {
+    if (toTry && process.stdout.writableLength === 0) {
       const handle = (process.stdout as unknown as { _handle?: { setBlocking?(on: boolean): number } })._handle;
       blocking = handle?.setBlocking?.(true) === 0;
-      pipe = blocking;
+      toTry = false;
     }
     return blocking ? writeAll(bytes) : byStream(bytes);
   };

@@ -80,7 +80,7 @@ describe('request-id rows as bytes', () => {
     const { r, places } = pack(states);
     // A file's writes and a pipe's, larger: the same text either way.
     for (const size of [WRITE_PIECE, POOL_WRITE_PIECE]) {
-      // Each piece read as it comes: a lent one is written over by the next.
+      // Each piece read as it comes: a lent one is written over two pieces later.
       const pieces = Array.from(packedRowsText({ rows: r, places }, true, size), (p) => reportText([p]));
       expect(pieces.length).toBeGreaterThan(size === WRITE_PIECE ? 10 : 3);
       // None empty; none past two writes but the ones of the large rows; all but the
