@@ -149,7 +149,9 @@ export function median(histogram: ArrayLike<number>, length: number = histogram.
   let total = 0;
   for (let i = 0; i < length; i++) total += countOf(histogram[i]);
   if (total === 0) return null;
-  return total % 2 === 1 ? nthGap(histogram, length, (total - 1) / 2) : (nthGap(histogram, length, total / 2 - 1) + nthGap(histogram, length, total / 2)) / 2;
+  // A count read from a place is a double: `total % 2` was a call of the C library's fmod,
+  // once for every id packed.
+  return total - 2 * Math.floor(total / 2) === 1 ? nthGap(histogram, length, (total - 1) / 2) : (nthGap(histogram, length, total / 2 - 1) + nthGap(histogram, length, total / 2)) / 2;
 }
 
 /** The k-th gap (0-based) of the first `length` places of a packed histogram, in order. Indexed loops: no iterator objects. */
