@@ -180,8 +180,13 @@ export class Analyser {
     /** Every row packed, for a writer of bytes: once the stream is finished (null before). */
     packed(): PackedRows | null {
       const ids = this.analyser.idOrder;
-      for (let i = 0; i < ids.length; i++) if (typeof ids[i] !== 'number') return null;
-      return { rows: this.analyser.retired, places: ids as number[] };
+      const places = new Int32Array(ids.length);
+      for (let i = 0; i < ids.length; i++) {
+        const at = ids[i];
+        if (typeof at !== 'number') return null;
+        places[i] = at;
+      }
+      return { rows: this.analyser.retired, places };
     },
   };
   private readonly signatures = new SignatureCounter();
@@ -452,8 +457,8 @@ export class Analyser {
       if (typeof at === 'number') packed.push(at);
     }
     const step = Math.max(1, packed.length / w.rows);
-    const places: number[] = [];
-    for (let k = 0; k < packed.length && places.length < w.rows; k += step) places.push(packed[Math.floor(k)]);
+    const places = new Int32Array(Math.min(w.rows, packed.length));
+    for (let k = 0; k < places.length; k++) places[k] = packed[Math.floor(k * step)];
     w.write({ rows: this.retired, places });
   }
 

@@ -261,7 +261,12 @@ const FIRST_BLOCK = 1 << 14;
 /** Every row of a report, packed: where each is, in the report's order. */
 export interface PackedRows {
   rows: RetiredIds;
-  places: readonly number[];
+  /**
+   * An Int32Array in a run, for the warming (Analyser.warmRows) and the report alike: the
+   * writer compiled for one kind of array while warming threw its code away when the
+   * report handed it another (the analyser's list of ids and states).
+   */
+  places: ArrayLike<number>;
 }
 
 export class RetiredIds {

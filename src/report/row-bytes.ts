@@ -161,7 +161,7 @@ export function* packedRowsText(packed: PackedRows, indent: boolean, pieceBytes 
  * uncompiled, however warm (ROW_WARMING): 9–19 ms every 8,192 rows of *short*, falling
  * to 9 only some 50,000 rows in, where a plain function is compiled while it runs.
  */
-function writeRows(out: Pieces, rows: RetiredIds, places: readonly number[], i: number, w: Words, templates: Templates, indent: boolean): number {
+function writeRows(out: Pieces, rows: RetiredIds, places: ArrayLike<number>, i: number, w: Words, templates: Templates, indent: boolean): number {
   for (; i < places.length; i++) {
     const r = rows.rawAt(places[i]);
     // Plain: its strings stand in JSON as they are, as found when it was packed (a stamp
@@ -196,11 +196,28 @@ function writeRows(out: Pieces, rows: RetiredIds, places: readonly number[], i: 
  * ms), 125–144 warmed on 1,024 rows (12–17 ms), 130–161 on 2,048; the warming takes
  * 18–24 ms of the analysing thread during the reading, while the worker keeps the other
  * core busy.
+ *
+ * Twice over, in pieces of 16 KiB: V8 compiles a function once it has run a while with
+ * type feedback that holds still, and collects none over a function's first calls. Once
+ * over in one piece, rawAt and writeRows were still uncompiled at the report (`--trace-
+ * opt`), and the report's first 20 ms ran mostly in V8's baseline code (`perf`); the
+ * numbers of a row read whole (rowAt, unpack) met later threw rawAt's compiled reading
+ * away. Twice, the warming takes 6 ms more and the report 14-16 ms less (first byte to
+ * exit, *short* 1 GB, six and eight interleaved runs: 89.5-90.5 → 74-76.5); three times,
+ * no less than twice.
  */
+const WARMING_PASSES = 2;
+const WARMING_PIECE = 16 << 10;
+
 export const ROW_WARMING: RowWarming = {
   after: 16_384,
   rows: 1_024,
   write(packed: PackedRows): void {
-    for (const piece of packedRowsText(packed, true)) void piece;
+    for (let pass = 0; pass < WARMING_PASSES; pass++) {
+      // A row read whole too, as one that JSON escapes is (and as an id that comes back is
+      // unpacked): the reading of their numbers, shared, then meets both records.
+      if (packed.places.length > 0) packed.rows.rowAt(packed.places[0]);
+      for (const piece of packedRowsText(packed, true, WARMING_PIECE)) void piece;
+    }
   },
 };

@@ -312,7 +312,7 @@ describe('row warming', () => {
       after: 4,
       rows: 3,
       write(packed: PackedRows) {
-        calls.push(packed.places.map((p) => packed.rows.idAt(p)));
+        calls.push(Array.from(packed.places, (p) => packed.rows.idAt(p)));
         ROW_WARMING.write(packed);
       },
     };
@@ -322,6 +322,16 @@ describe('row warming', () => {
     expect(calls).toEqual([ids.slice(100, 103)]);
     const cold = check(text, { retire });
     expect(reportText(renderJson(warmed.summary, warmed.violations, 'h'))).toBe(reportText(renderJson(cold.summary, cold.violations, 'h')));
+  });
+
+  it('hands the writer the kind of array of places the report hands it', () => {
+    // Another kind (the report's once was the analyser's list of ids and states) threw the
+    // writer's compiled code away at the report's first row.
+    const kinds: string[] = [];
+    const warmRows = { after: 4, rows: 3, write: (packed: PackedRows) => kinds.push(Object.prototype.toString.call(packed.places)) };
+    const warmed = check(text, { retire, warmRows });
+    kinds.push(Object.prototype.toString.call(warmed.summary.requestIds.packed()!.places));
+    expect(kinds).toEqual(['[object Int32Array]', '[object Int32Array]']);
   });
 
   it('does not run on a log of fewer packed ids', () => {
