@@ -81,8 +81,18 @@ function* listText<T>(length: number, item: (i: number) => T, text: (item: T, in
   yield piece + (indent ? '\n  ]' : ']');
 }
 
-function violationText(v: Violation, indent: boolean): string {
-  return indent ? jsonText(violationObject(v), 2).replace(/\n/g, '\n    ') : jsonText(violationObject(v));
+/**
+ * A violation as jsonText(violationObject(v), 2) writes it, indented one level more: its
+ * values written one by one, not the object with JSON.stringify and the text then gone
+ * over twice more by regular expressions (for each of a log's thousands of violations,
+ * 5-6 ms of *short*'s report, after the reading, with the other core idle).
+ */
+export function violationText(v: Violation, indent: boolean): string {
+  if (!indent) return jsonText(violationObject(v));
+  return (
+    `{\n      "rule": ${jsonText(v.rule)},\n      "severity": ${jsonText(v.severity)},\n      "file": ${jsonText(v.file)},` +
+    `\n      "line": ${jsonText(v.line)},\n      "requestId": ${jsonText(v.requestId)},\n      "message": ${jsonText(v.message)}\n    }`
+  );
 }
 
 /** The request-id list, as listText writes it: written as bytes from the packed rows, when they are. */
