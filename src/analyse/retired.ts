@@ -57,6 +57,17 @@ function writeNum(buf: Buffer, at: number, v: number): number {
   return at + 8;
 }
 
+/** 1 for each ASCII character a row's JSON does not hold as it is: controls, `"`, `\` and DEL (jsonText escapes it). */
+const NOT_PLAIN = new Uint8Array(128).map((_, c) => (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x7f ? 1 : 0));
+
+/**
+ * Whether every string writeStr wrote since this was last set to true stands in JSON as it
+ * is (printable ASCII but `"` and `\`): found in the pass that copies them. A pass of its
+ * own over an id and its segments, for the report to know how to write its row, took
+ * some 60 ns of the 400 that packing an id of *short* takes.
+ */
+let writtenPlain = true;
+
 function writeStr(buf: Buffer, at: number, v: string): number {
   // Ids and segments are short ASCII: their length is one varint byte, their chars their
   // bytes, copied in one pass that also finds whether they are all ASCII (a pass to check,
@@ -65,42 +76,23 @@ function writeStr(buf: Buffer, at: number, v: string): number {
   if (n < 0x80) {
     const from = at + 1;
     let all = 0;
+    let odd = 0;
     for (let k = 0; k < n; k++) {
       const c = v.charCodeAt(k);
       all |= c;
+      odd |= NOT_PLAIN[c & 0x7f];
       buf[from + k] = c;
     }
     if (all < 0x80) {
+      if (odd !== 0) writtenPlain = false;
       buf[at] = n;
       return from + n;
     }
   }
+  writtenPlain = false;
   // Written over: its room is reserved (packedSize).
   at = writeUint(buf, at, Buffer.byteLength(v, 'utf8'));
   return at + buf.write(v, at, 'utf8');
-}
-
-/** Whether a string stands in JSON as it is: printable ASCII but `"` and `\`. */
-function plainText(v: string): boolean {
-  for (let i = 0; i < v.length; i++) {
-    const c = v.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
-  }
-  return true;
-}
-
-/** Whether a state's row lists only plain strings (see plainText): its id and the segments it lists. */
-function plainRow(s: IdState): boolean {
-  if (!plainText(s.id)) return false;
-  const listed = s.selectedSegments;
-  if (listed !== null) {
-    for (let i = 0; i < listed.length; i++) if (!plainText(listed[i])) return false;
-    return true;
-  }
-  if (s.segment !== null && !plainText(s.segment)) return false;
-  const more = s.moreSegments;
-  if (more !== null) for (let i = 0; i < more.length; i++) if (!plainText(more[i])) return false;
-  return true;
 }
 
 /** A list of strings, or null (length 0 is written as 1, null as 0). */
@@ -229,7 +221,7 @@ interface Scalars {
   longest: number;
   /** The median gap, as cadence's median() gives it from the histogram: kept so that a row is written without reading the histogram. */
   median: number | null;
-  /** Whether the row's id and listed segments stand in JSON as they are (see plainText). */
+  /** Whether the row's id and listed segments stand in JSON as they are (see writtenPlain). */
   plain: boolean;
 }
 
@@ -317,15 +309,22 @@ export class RetiredIds {
     let end = writeNum(buf, this.used, order);
     // The diagnoses' marks, for unpack: the analyser keeps a copy for the report (packedMarks).
     end = writeNum(buf, end, s.diagnosed);
+    // The row lists the id and its segments, or with filters the segments selected: plain
+    // when each of those is (see writtenPlain).
+    writtenPlain = true;
     end = writeStr(buf, end, s.id);
+    const idPlain = writtenPlain;
     end = writeSegments(buf, end, s);
+    const segmentsPlain = writtenPlain;
+    writtenPlain = true;
     end = writeStrs(buf, end, s.selectedSegments);
+    const plain = s.selectedSegments === null ? segmentsPlain : idPlain && writtenPlain;
     end = writeNum(buf, end, s.entries);
     end = writeNum(buf, end, s.refreshPairs);
     // The last instants as distances from the first: small numbers.
     end = writeNum(buf, end, s.firstInstant);
     end = writeNum(buf, end, s.firstOffset);
-    end = writeNum(buf, end, (s.firstNegative ? 1 : 0) | (s.lastNegative ? 2 : 0) | (plainRow(s) ? 4 : 0));
+    end = writeNum(buf, end, (s.firstNegative ? 1 : 0) | (s.lastNegative ? 2 : 0) | (plain ? 4 : 0));
     end = writeNum(buf, end, s.lastInstant - s.firstInstant);
     end = writeNum(buf, end, s.lastOffset);
     end = writeNum(buf, end, s.refreshes);

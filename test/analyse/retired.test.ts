@@ -21,6 +21,26 @@ function state(i: number): IdState {
 }
 
 describe('RetiredIds', () => {
+  it('marks a row plain when its id and the segments it lists stand in JSON as they are', () => {
+    const plain = (id: string, segments: string[], selected: string[] | null) => {
+      const s = new IdState(id);
+      for (const seg of segments) s.addSegment(seg);
+      s.selectedSegments = selected;
+      const r = new RetiredIds();
+      return r.rawAt(r.put(s, 0)).plain;
+    };
+    expect(plain('3fa9c2d1', ['cpsess0123456789', 'cpsess1'], null)).toBe(true);
+    expect(plain('3fa9c2d1', [], null)).toBe(true);
+    expect(plain('3fa9"2d1', ['cpsess0123456789'], null)).toBe(false);
+    expect(plain('3fa9c2d1', ['cpsess1', 'cps\\ess'], null)).toBe(false);
+    expect(plain('3fa9c2d1', ['cps\u007fess'], null)).toBe(false);
+    expect(plain('3fa9c2dü', ['cpsess1'], null)).toBe(false);
+    // With filters the row lists the segments selected, not the others.
+    expect(plain('3fa9c2d1', ['cps\tess', 'cpsess1'], ['cpsess1'])).toBe(true);
+    expect(plain('3fa9c2d1', ['cpsess1'], ['cps\u0000ess'])).toBe(false);
+    expect(plain('3fa9\n2d1', ['cpsess1'], ['cpsess1'])).toBe(false);
+  });
+
   it('gives every packed state back as it was, through many comings and goings', () => {
     const r = new RetiredIds();
     const places = new Map<number, number>();
