@@ -64,9 +64,7 @@ const NOT_PLAIN = new Uint8Array(128).map((_, c) => (c < 0x20 || c === 0x22 || c
  * Whether every string writeStr wrote since this was last set to true stands in JSON as it
  * is (printable ASCII but `"` and `\`): found in the pass that copies them. A pass of its
  * own over an id and its segments, for the report to know how to write its row, took
- * some 60 ns of the 400 that packing an id of *short* takes. A string of 128 characters
- * or more (written by its UTF-8 length) counts as not plain: its row is written by
- * rowText, to the same text.
+ * some 60 ns of the 400 that packing an id of *short* takes.
  */
 let writtenPlain = true;
 
@@ -91,10 +89,20 @@ function writeStr(buf: Buffer, at: number, v: string): number {
       return from + n;
     }
   }
-  writtenPlain = false;
+  // 128 characters or more, or not ASCII: looked over on its own.
+  if (!plainText(v)) writtenPlain = false;
   // Written over: its room is reserved (packedSize).
   at = writeUint(buf, at, Buffer.byteLength(v, 'utf8'));
   return at + buf.write(v, at, 'utf8');
+}
+
+/** Whether a string stands in JSON as it is: printable ASCII but `"` and `\`. */
+function plainText(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
 }
 
 /** A list of strings, or null (length 0 is written as 1, null as 0). */

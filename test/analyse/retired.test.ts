@@ -35,6 +35,9 @@ describe('RetiredIds', () => {
     expect(plain('3fa9c2d1', ['cpsess1', 'cps\\ess'], null)).toBe(false);
     expect(plain('3fa9c2d1', ['cps\u007fess'], null)).toBe(false);
     expect(plain('3fa9c2dü', ['cpsess1'], null)).toBe(false);
+    // 128 characters or more, packed by their UTF-8 length: plain all the same.
+    expect(plain('3fa9c2d1', ['x'.repeat(200)], null)).toBe(true);
+    expect(plain('3fa9c2d1', [`${'x'.repeat(200)}"`], null)).toBe(false);
     // With filters the row lists the segments selected, not the others.
     expect(plain('3fa9c2d1', ['cps\tess', 'cpsess1'], ['cpsess1'])).toBe(true);
     expect(plain('3fa9c2d1', ['cpsess1'], ['cps\u0000ess'])).toBe(false);
