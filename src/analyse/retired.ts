@@ -5,6 +5,7 @@
 // it comes back. The report reads packed ids in place.
 
 import { isoAt } from '../parse/calendar.js';
+import { isPlain } from '../report/json-text.js';
 import { IdState, MadeRow, type RequestIdRow } from './aggregates.js';
 import { cadenceOf, median } from './cadence.js';
 
@@ -90,19 +91,10 @@ function writeStr(buf: Buffer, at: number, v: string): number {
     }
   }
   // 128 characters or more, or not ASCII: looked over on its own.
-  if (!plainText(v)) writtenPlain = false;
+  if (!isPlain(v)) writtenPlain = false;
   // Written over: its room is reserved (packedSize).
   at = writeUint(buf, at, Buffer.byteLength(v, 'utf8'));
   return at + buf.write(v, at, 'utf8');
-}
-
-/** Whether a string stands in JSON as it is: printable ASCII but `"` and `\`. */
-function plainText(v: string): boolean {
-  for (let i = 0; i < v.length; i++) {
-    const c = v.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
-  }
-  return true;
 }
 
 /** A list of strings, or null (length 0 is written as 1, null as 0). */

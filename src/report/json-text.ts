@@ -10,7 +10,7 @@ const RAW = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2
  * or `\\`. A loop, not a regular expression: ids and segments are a few characters, and
  * a report checks hundreds of thousands of them.
  */
-function isPlain(s: string): boolean {
+export function isPlain(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
