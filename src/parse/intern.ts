@@ -33,19 +33,26 @@ function hashBytes(buf: Uint8Array, start: number, end: number, hash = 0x811c9dc
  */
 export type Make<T> = (buf: Buffer, start: number, end: number, start2: number, end2: number) => T;
 
-/** Bytes of a key kept in the slot's own place; a longer key gets a Buffer of its own. */
-const KEY_BYTES = 64;
+/**
+ * Bytes of a slot in the block: one cache line, its header (the key's hash, its length
+ * and its first part's) before the key. A new session's id and segment each touch one
+ * line here, not one in each of four arrays: on the short-session log a new key's lines
+ * were cold, as a slot is taken again only every few thousand keys.
+ */
+const SLOT_BYTES = 64;
+const SLOT_INTS = SLOT_BYTES / 4;
+const HEADER_BYTES = 12;
+/** Bytes of a key kept in its slot; a longer key gets a Buffer of its own. */
+const KEY_BYTES = SLOT_BYTES - HEADER_BYTES;
 
 export class Interner<T> {
-  private readonly hashes = new Uint32Array(SLOTS);
-  /** Length of the first part of each slot's key, and of all of it (-1: empty). */
-  private readonly firstLengths = new Int32Array(SLOTS).fill(-1);
-  private readonly lengths = new Int32Array(SLOTS).fill(-1);
   /**
-   * Short keys live in one block, KEY_BYTES a slot: a log of a million request ids makes
-   * no allocation per id here (a small Buffer each would fragment the process's memory).
+   * Short keys live in one block, a slot each: a log of a million request ids makes no
+   * allocation per id here (a small Buffer each would fragment the process's memory).
    */
-  private readonly block = Buffer.allocUnsafeSlow(SLOTS * KEY_BYTES);
+  private readonly block = Buffer.allocUnsafeSlow(SLOTS * SLOT_BYTES);
+  /** The block's headers: [hash, length, first part's length] at SLOT_INTS × slot (length -1: empty). */
+  private readonly headers = new Int32Array(this.block.buffer, this.block.byteOffset, SLOTS * SLOT_INTS);
   private readonly long: (Buffer | null)[] = new Array(SLOTS).fill(null);
   private readonly values: (T | undefined)[] = new Array(SLOTS).fill(undefined);
 
@@ -58,7 +65,9 @@ export class Interner<T> {
    */
   slot = 0;
 
-  constructor(private readonly make: Make<T>) {}
+  constructor(private readonly make: Make<T>) {
+    for (let m = 0; m < this.headers.length; m += SLOT_INTS) this.headers[m + 1] = this.headers[m + 2] = -1;
+  }
 
   /** The value for the bytes [start, end): the stored one, or a new one, stored for next time. */
   get(buf: Buffer, start: number, end: number): T {
@@ -66,9 +75,11 @@ export class Interner<T> {
     const slot = h & MASK;
     this.slot = slot;
     const len = end - start;
-    if (this.hashes[slot] === h && this.lengths[slot] === len && this.firstLengths[slot] === len) {
+    const headers = this.headers;
+    const m = slot * SLOT_INTS;
+    if (headers[m] === h && headers[m + 1] === len && headers[m + 2] === len) {
       const key = len <= KEY_BYTES ? this.block : (this.long[slot] as Buffer);
-      let k = len <= KEY_BYTES ? slot * KEY_BYTES : 0;
+      let k = len <= KEY_BYTES ? slot * SLOT_BYTES + HEADER_BYTES : 0;
       let i = start;
       while (i < end && buf[i] === key[k]) {
         i++;
@@ -88,9 +99,11 @@ export class Interner<T> {
     const slot = h & MASK;
     const len1 = end - start;
     const len = len1 + (end2 - start2);
-    if (this.hashes[slot] === h && this.lengths[slot] === len && this.firstLengths[slot] === len1) {
+    const headers = this.headers;
+    const m = slot * SLOT_INTS;
+    if (headers[m] === h && headers[m + 1] === len && headers[m + 2] === len1) {
       const key = len <= KEY_BYTES ? this.block : (this.long[slot] as Buffer);
-      let k = len <= KEY_BYTES ? slot * KEY_BYTES : 0;
+      let k = len <= KEY_BYTES ? slot * SLOT_BYTES + HEADER_BYTES : 0;
       let i = start;
       while (i < end && buf[i] === key[k]) {
         i++;
@@ -112,12 +125,15 @@ export class Interner<T> {
     const slot = h & MASK;
     const len1 = end - start;
     const len = len1 + (end2 - start2);
+    const headers = this.headers;
+    const m = slot * SLOT_INTS;
     let key: Buffer;
     let at: number;
     if (len <= KEY_BYTES) {
       key = this.block;
-      at = slot * KEY_BYTES;
-      this.long[slot] = null;
+      at = slot * SLOT_BYTES + HEADER_BYTES;
+      // The long array is touched only when the slot held a long key: its line stays cold.
+      if (headers[m + 1] > KEY_BYTES) this.long[slot] = null;
     } else {
       // Off Node's shared pool: a kept small Buffer would keep its whole 8 KiB slab alive.
       key = this.long[slot] = Buffer.allocUnsafeSlow(len);
@@ -126,9 +142,9 @@ export class Interner<T> {
     copyBytes(buf, start, end, key, at);
     if (end2 > start2) copyBytes(buf, start2, end2, key, at + len1);
     const value = this.make(buf, start, end, start2, end2);
-    this.hashes[slot] = h;
-    this.firstLengths[slot] = len1;
-    this.lengths[slot] = len;
+    headers[m] = h;
+    headers[m + 1] = len;
+    headers[m + 2] = len1;
     this.values[slot] = value;
     return value;
   }
