@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Assembler } from '../../src/parse/assembler.js';
 import { EntryReader, type Entry } from '../../src/parse/entry.js';
 import { Interner } from '../../src/parse/intern.js';
+import { RequestCode } from '../../src/parse/request.js';
 import { SRC, check, log, report, type Checked } from '../helpers.js';
 
 /**
@@ -107,18 +108,22 @@ describe.each(['own', 'reader'] as const)('EntryReader, the assembler reading in
 
   it('reads the same past the bounds of its caches: more request ids than they keep, bodies longer than a place', () => {
     const long = 'x'.repeat(500);
-    // 2,500 ids, twice: more than either the tails (2,048) or the bodies (256) keep.
+    // 2,500 ids, twice: more than either the tails (512) or the bodies (256) keep. The
+    // second time with another tail: an id still holding its place takes it again.
     const lines: string[] = [];
     for (let round = 0; round < 2; round++) {
+      const action = round === 0 ? 'refresh' : 'list';
       for (let i = 0; i < 2500; i++) {
         const id = i.toString(16).padStart(8, '0');
         const table = i % 2 === 0 ? 'calendars' : 'caldav_calendars';
-        lines.push(`[21-Nov-2026 10:00:00 +0100]: <${id}> DB Error: [1] no such table: ${table} (SQL Query: SELECT * FROM ${table}) in ${SRC} on line 578 (POST /cpsess000000000${i % 7}/x?_task=mail&_action=refresh${i % 3 === 0 ? long : ''})`);
+        lines.push(`[21-Nov-2026 10:00:00 +0100]: <${id}> DB Error: [1] no such table: ${table} (SQL Query: SELECT * FROM ${table}) in ${SRC} on line 578 (POST /cpsess000000000${i % 7}/x?_task=mail&_action=${action}${i % 3 === 0 ? long : ''})`);
       }
     }
     const { stream, alone } = readBoth(log(...lines), into);
     expect(stream).toEqual(alone);
     expect(new Set(stream.map((e) => e.segment)).size).toBe(7);
+    // The first round's, but for a third of them, whose path runs on past `refresh`.
+    expect(stream.filter((e) => e.request === RequestCode.Refresh)).toHaveLength(1666);
   });
 });
 
