@@ -33,6 +33,8 @@ export interface AnalyseSettings {
   retire?: RetireSettings;
   /** The report's row writer, run once over some packed ids while a long log is read. */
   warmRows?: RowWarming;
+  /** Runs the timeline keeps before it merges its buckets (the primer's: a few, see Pipeline.prime). */
+  timelineRuns?: number;
 }
 
 /**
@@ -193,7 +195,7 @@ export class Analyser {
   private readonly pairing: Pairing;
   private readonly alphabet: Alphabet;
   private readonly selection: Selection | null;
-  private readonly timeline = new Timeline();
+  private readonly timeline: Timeline;
   private readonly diagnosis = new DiagnosisCollector();
   private readonly notes: GapNote[] = [];
   private notesTotal = 0;
@@ -225,6 +227,7 @@ export class Analyser {
     this.gapSeconds = settings.gapSeconds ?? DEFAULT_GAP_SECONDS;
     this.retire = settings.retire ?? RETIRE;
     this.warming = settings.warmRows ?? null;
+    this.timeline = new Timeline(settings.timelineRuns);
     const selection = settings.selection ?? null;
     this.selection = selection === null || isEmptySelection(selection) ? null : selection;
     this.pairing = new Pairing(settings.pairWindow, {

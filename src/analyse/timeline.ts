@@ -72,6 +72,9 @@ export interface TimelineSeries {
 }
 
 export class Timeline {
+  /** `maxRuns`: runs kept before buckets are merged (the primer merges them at once, see AnalyseSettings.timelineRuns). */
+  constructor(private readonly maxRuns = MAX_RUNS) {}
+
   private size = BUCKET_SIZES[0];
   private readonly kinds = new Map<string, Runs>();
   private readonly refreshRuns = new Map<string, Runs>();
@@ -103,7 +106,7 @@ export class Timeline {
     if (runs === undefined || runs === null) this.kinds.set(kind, (runs = new Runs()));
     this.lastKind = kind;
     this.lastKindRuns = runs;
-    if (runs.add(this.bucket(instant)) && ++this.runs > MAX_RUNS) this.coarsen();
+    if (runs.add(this.bucket(instant)) && ++this.runs > this.maxRuns) this.coarsen();
   }
 
   /** The refresh runs of request id `id`, to hand to `refresh` (kept by the caller, saving a lookup). */
@@ -115,7 +118,7 @@ export class Timeline {
 
   /** A refresh at `instant`, counted in `runs` (from refreshesOf). */
   refresh(runs: Runs, instant: number): void {
-    if (runs.add(this.bucket(instant)) && ++this.runs > MAX_RUNS) this.coarsen();
+    if (runs.add(this.bucket(instant)) && ++this.runs > this.maxRuns) this.coarsen();
   }
 
   private coarsen(): void {

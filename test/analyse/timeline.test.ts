@@ -40,6 +40,23 @@ describe('Timeline', () => {
     expect(s.entries.DB.reduce((a, b) => a + b)).toBe(40_000);
   });
 
+  it('merges its buckets once it holds more runs than it is given (the primer gives it a few)', () => {
+    const [eager, late] = [new Timeline(4), new Timeline()];
+    for (const tl of [eager, late]) {
+      const runs = tl.refreshesOf('a');
+      for (let i = 0; i < 3_000; i++) {
+        const at = t0 + i * 97;
+        tl.entry(at, 3600, false, i % 7 === 0 ? 'IMAP' : 'DB');
+        if (i % 3 === 0) tl.refresh(runs, at);
+      }
+    }
+    const [e, l] = [eager.series(['a'])!, late.series(['a'])!];
+    // The same entries, in buckets a week wide: every size was reached on the way.
+    expect([e.bucketSeconds, l.bucketSeconds]).toEqual([604800, 10800]);
+    const total = (row: number[]) => row.reduce((a, b) => a + b, 0);
+    for (const s of [e, l]) expect([total(s.entries.DB), total(s.entries.IMAP), total(s.refreshes.a)]).toEqual([2571, 429, 1000]);
+  });
+
   it('gives each request id a row of refreshes over the same buckets', () => {
     const tl = new Timeline();
     tl.entry(t0, 0, false, 'DB');
