@@ -122,14 +122,14 @@ export class StreamChecker implements Stream {
     if (this.primed) return;
     this.primed = true;
     const settings = { ...this.settings, warmRows: undefined };
-    primeReading(new StreamChecker(settings, () => {}).addFile('primer'));
+    primeReading(new StreamChecker(settings, () => {}).addFile('primer'), settings.pairWindow);
     // Once more looking for idle ids at every entry, as a long log does now and then, and
     // merging the timeline's buckets, as a log does once it has 16,384 runs: the
     // analyser's entry, compiled without it, was thrown away there and compiled again
     // (on *short* 1 GB, 10 ms of a run and 20 of CPU). The primer's ids are a report's
     // first, which are never packed: priming the packing too (110 sessions) left a
     // run's deoptimisations as they were (docs/speed.md).
-    primeReading(new StreamChecker({ ...settings, retire: { afterSeconds: 0, keep: 0, every: 1 }, timelineRuns: 4 }, () => {}).addFile('primer'));
+    primeReading(new StreamChecker({ ...settings, retire: { afterSeconds: 0, keep: 0, every: 1 }, timelineRuns: 4 }, () => {}).addFile('primer'), settings.pairWindow);
   }
 
   /** The running counts (for live metrics): nothing is decided by reading them. */

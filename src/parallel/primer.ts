@@ -5,6 +5,7 @@
 // were optimised, in each thread. Compiling took CPU from the reading on two cores.
 
 import type { Feed } from '../feed.js';
+import { MONTH_NAMES } from '../parse/calendar.js';
 import { ChunkParser } from './chunk.js';
 import { RecordReader, RecordWriter, type RecordBatch } from './records.js';
 
@@ -14,8 +15,39 @@ function lookup(stamp: string, id: string, table: string, method = 'POST', segme
   return `[${stamp}]: <${id}> DB Error: [1] no such table: ${table} (SQL Query: SELECT *, calendar_id AS id FROM ${table} WHERE user_id = '1' ORDER BY name) in ${SOURCE} (${method} /${segment}/3rdparty/roundcube/index.php?_task=mail&_action=refresh)`;
 }
 
+/** A header's stamp, in UTC, for `seconds` since the epoch. */
+function stampAt(seconds: number): string {
+  const d = new Date(seconds * 1000);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getUTCDate())}-${MONTH_NAMES[d.getUTCMonth()]}-${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} +0000`;
+}
+
+/**
+ * Entries that take the analyser down paths a long log takes only once it is under way,
+ * after V8 has compiled the code around them: an id's refreshes 10 minutes apart (its
+ * gaps then do not fit a small integer), an id's entry before its first, and a look for
+ * lookups left alone that gives one up and keeps a younger one pending, for a pairing
+ * window of `window` seconds (one of at least a second: with less, the younger one's
+ * own look gives the older one up first).
+ */
+function laterPaths(window: number): string[] {
+  const t = Date.UTC(2026, 0, 30, 10) / 1000;
+  const lines = [
+    lookup(stampAt(t), 'f00df00d', 'calendars'),
+    lookup(stampAt(t), 'f00df00d', 'caldav_calendars'),
+    lookup(stampAt(t + 600), 'f00df00d', 'calendars'),
+    lookup(stampAt(t + 600), 'f00df00d', 'caldav_calendars'),
+    `[${stampAt(t - 60)}]: <f00df00d> IMAP Error: before the id's first entry`,
+  ];
+  if (window >= 1 && window <= 86_400) {
+    const u = t + 3600;
+    lines.push(lookup(stampAt(u), 'a0a0a0a0', 'calendars'), lookup(stampAt(u + 1), 'b0b0b0b0', 'calendars'), `[${stampAt(u + Math.floor(window) + 1)}]: <c0c0c0c0> IMAP Error: a while later`);
+  }
+  return lines;
+}
+
 /** A log in the service's image with one of each shape the parser and the rules tell apart. */
-const PRIMER = [
+const EVERY_SHAPE = [
   'text before the first entry',
   '',
   lookup('27-Jan-2026 08:04:22 -0800', '5e0fb1c0', 'calendars'),
@@ -41,22 +73,29 @@ const PRIMER = [
   `[28-Jan-2026 25:01:06 +0100]: bad hour`,
   `[27-Jan-2026 23:00:00 +0100]: earlier than the entry before`,
   lookup('29-Jan-2026 09:00:00 +0100', 'ab12cd34', 'calendars', 'GET', 'cpsess2345678901'),
-  '',
-].join('\n');
+];
+
+/** The primer for a pairing window of `window` seconds. */
+function primer(window: number): string {
+  return [...EVERY_SHAPE, ...laterPaths(window), ''].join('\n');
+}
+
+/** What a worker parses (the window does not matter to parsing). */
+const DEFAULT_WINDOW = 30;
 
 /** Reads the primer as a worker does, into records (returned). */
-export function primeParsing(): RecordBatch {
-  return new ChunkParser(new RecordWriter()).parseBytes(Buffer.from(PRIMER));
+export function primeParsing(window = DEFAULT_WINDOW): RecordBatch {
+  return new ChunkParser(new RecordWriter()).parseBytes(Buffer.from(primer(window)));
 }
 
 /**
  * Reads the primer as the main thread does, into `feed` (a throwaway stream's): straight,
  * and as records of its own and of a worker, read back.
  */
-export function primeReading(feed: Pick<Feed, 'push' | 'end' | 'parsed'>): void {
-  feed.push(Buffer.from(PRIMER));
+export function primeReading(feed: Pick<Feed, 'push' | 'end' | 'parsed'>, window = DEFAULT_WINDOW): void {
+  feed.push(Buffer.from(primer(window)));
   feed.end();
-  const batch = primeParsing();
+  const batch = primeParsing(window);
   // A worker's batch arrives as a copy made by the structured clone, whose objects V8
   // shapes otherwise than this thread's own: both are read.
   for (const b of [batch, structuredClone(batch)]) {

@@ -26,6 +26,19 @@ describe('the primer', () => {
     expect(primeParsing().count).toBe(summary.entries / 3 + 1);
   });
 
+  it("takes the paths a long log takes once under way: a gap of minutes, an entry before its id's first, a lone lookup given up while a younger one waits", () => {
+    const violations: Violation[] = [];
+    const checker = new StreamChecker({ ...settings, pairWindow: 30 }, (v) => violations.push(v));
+    primeReading(checker.addFile('primer'), 30);
+    const summary = checker.finish();
+    expect(summary.notes.some((n) => n.requestId === 'f00df00d' && n.seconds === 600)).toBe(true);
+    expect(violations.some((v) => v.rule === 'chronological' && v.requestId === 'f00df00d')).toBe(true);
+    // The older lookup given up alone: one look gives up the younger first (it looks from
+    // the last pending lookup back), so this order says the younger one was kept waiting.
+    const given = violations.filter((v) => v.rule === 'pair-incomplete' && (v.requestId === 'a0a0a0a0' || v.requestId === 'b0b0b0b0'));
+    expect(given.slice(0, 2).map((v) => v.requestId)).toEqual(['a0a0a0a0', 'b0b0b0b0']);
+  });
+
   it('leaves no trace in the stream it is run for', () => {
     const text = log(...pair('10:00:00'), imap('10:00:01'), ...pair('10:01:00', { id: 'NOT-HEX' }));
     const run = (primed: boolean) => {
