@@ -5,7 +5,7 @@
 // it comes back. The report reads packed ids in place.
 
 import { isoAt } from '../parse/calendar.js';
-import { isPlain } from '../report/json-text.js';
+import { isPlain, NOT_PLAIN } from '../report/json-text.js';
 import { IdState, MadeRow, type RequestIdRow } from './aggregates.js';
 import { cadenceOf, median } from './cadence.js';
 
@@ -57,9 +57,6 @@ function writeNum(buf: Buffer, at: number, v: number): number {
   buf.writeDoubleLE(v, at);
   return at + 8;
 }
-
-/** 1 for each ASCII character a row's JSON does not hold as it is: controls, `"`, `\` and DEL (jsonText escapes it). */
-const NOT_PLAIN = new Uint8Array(128).map((_, c) => (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x7f ? 1 : 0));
 
 /**
  * Whether every string writeStr wrote since this was last set to true stands in JSON as it

@@ -5,6 +5,9 @@
 
 const RAW = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
+/** 1 for each ASCII character JSON does not hold as it is: controls, `"`, `\\` and DEL (escaped here). */
+export const NOT_PLAIN = new Uint8Array(128).map((_, c) => (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x7f ? 1 : 0));
+
 /**
  * Whether JSON.stringify writes `s` as it is, between quotes: printable ASCII without `"`
  * or `\\`. A loop, not a regular expression: ids and segments are a few characters, and
@@ -13,7 +16,7 @@ const RAW = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2
 export function isPlain(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+    if (c > 0x7e || NOT_PLAIN[c] === 1) return false;
   }
   return true;
 }
