@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Runs, Timeline } from '../../src/analyse/timeline.js';
 import { check, imap, log, pair } from '../helpers.js';
@@ -16,6 +17,32 @@ describe('Runs', () => {
       [6, 1],
     ]);
     expect(r.dense(1, 3, 1)).toEqual([1, 6, 0]);
+  });
+
+  it('merges in place, into the arrays it was made with, as a merge into new ones would', () => {
+    // The reference: each run's bucket divided, neighbours that fall together summed.
+    const merged = (buckets: number[], counts: number[], ratio: number) => {
+      const out: [number[], number[]] = [[], []];
+      buckets.forEach((b, i) => {
+        const c = Math.floor(b / ratio);
+        if (out[0].at(-1) === c) out[1][out[1].length - 1] += counts[i];
+        else out[0].push(c), out[1].push(counts[i]);
+      });
+      return out;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -50, max: 400 }), { maxLength: 60 }), fc.constantFrom(2, 3, 5, 12, 1000), (adds, ratio) => {
+        const r = new Runs();
+        for (const b of adds) r.add(b);
+        const [buckets, counts] = [r.buckets, r.counts];
+        const expected = merged([...buckets], [...counts], ratio);
+        r.coarsen(ratio);
+        expect([r.buckets, r.counts]).toEqual(expected);
+        expect(r.buckets).toBe(buckets);
+        expect(r.counts).toBe(counts);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
