@@ -315,9 +315,17 @@ export class RecordReader {
     for (const [code, message, tableSide] of batch.newSignatures) {
       this.signatures.push({ code, message, key: `${code}\u0000${message}`, tableSide });
     }
-    // Read once: a batch is an object made by postMessage, each of a shape of its own to V8,
-    // and its count read at each turn of the loop cost a lookup there.
-    const { instants, ints, count, extra } = batch;
+    this.records(batch.instants, batch.ints, batch.count, batch.extra, fileIndex, lineBase, sink);
+  }
+
+  /**
+   * The loop of read(), given a batch's arrays: not its object. A batch is made by
+   * postMessage, or by this thread's own writer, in shapes V8 tells apart; read() was
+   * compiled for the shapes it had met and thrown away at the first other one (this
+   * thread's own batch, 165,000 lines into *short*), and compiled again twice (`--trace-
+   * opt`, `--trace-deopt`). Split so, neither was thrown away in three runs.
+   */
+  private records(instants: Float64Array, ints: Int32Array, count: number, extra: number[], fileIndex: number, lineBase: number, sink: EntrySink): void {
     let x = 0;
     let offset = 0;
     const strings = this.strings;
