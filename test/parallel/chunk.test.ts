@@ -11,6 +11,7 @@ import { BACKLOG, chunkSize, chunkStarts, defaultJobs, freeWorker, held, MAX_DEF
 import { RecordReader, RecordWriter } from '../../src/parallel/records.js';
 import { EntryReader, newEntry, type Entry } from '../../src/parse/entry.js';
 import { Assembler } from '../../src/parse/assembler.js';
+import { Interner } from '../../src/parse/intern.js';
 import { imap, log, lookup, pair } from '../helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'webmail-log-chunk-'));
@@ -174,7 +175,8 @@ describe('records', () => {
         const asm = new Assembler({
           entry: (b, s, e, c, f, l) => {
             const entry = reader.read(b, s, e, c, f, 0, l);
-            direct.push({ ...entry });
+            // idSlot is the parsing thread's own (ENCODING in records.ts): it does not travel.
+            direct.push({ ...entry, idSlot: -1 });
             writer.entry(entry);
           },
           orphanRun: (l) => writer.orphanRun(l),
@@ -208,6 +210,45 @@ describe('records', () => {
     const seen: string[] = [];
     new RecordReader().read(batch, 0, 0, { entry: (e) => seen.push(`${e.requestId} ${e.segment}`), orphanRun: () => {}, countLines: () => {} });
     expect(seen).toEqual(written);
+  });
+
+  it('names ids and segments right when ids share a slot of the interner and change segments', () => {
+    // Ids found to share one slot of the parser's interner (the writer numbers ids, and
+    // remembers each id's segment, by that slot), and others; any order, any segment.
+    const slotOf = (() => {
+      const interner = new Interner((b, s, e) => b.toString('latin1', s, e));
+      return (id: string) => (interner.get(Buffer.from(id), 0, id.length), interner.slot);
+    })();
+    const first = '00000000';
+    let twin = '';
+    for (let n = 1; twin === ''; n++) {
+      const id = n.toString(16).padStart(8, '0');
+      if (slotOf(id) === slotOf(first)) twin = id;
+    }
+    const ids = [first, twin, 'abcdef01', 'abcdef02'];
+    const segments = ['cpsess1000000001', 'cpsess1000000002', 'cpsess2000000001', null];
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(3), fc.nat(3), fc.boolean()), { minLength: 1, maxLength: 40 }), (picks) => {
+        const writer = new RecordWriter();
+        const entries = new EntryReader();
+        const written: string[] = [];
+        const asm = new Assembler({
+          entry: (buf, s, e, c, f, l) => writer.entry(entries.read(buf, s, e, c, f, 0, l)),
+          orphanRun: (l) => writer.orphanRun(l),
+        });
+        const lines = picks.map(([i, k, db]) => {
+          const [id, segment] = [ids[i], segments[k]];
+          written.push(`${id} ${segment}`);
+          return db ? lookup('10:00:00', 'calendars', { id, segment }) : imap('10:00:00', { id, segment });
+        });
+        asm.push(Buffer.from(log(...lines)));
+        const batch = writer.take(asm.endFile());
+        const seen: string[] = [];
+        new RecordReader().read(batch, 0, 0, { entry: (e) => seen.push(`${e.requestId} ${e.segment}`), orphanRun: () => {}, countLines: () => {} });
+        expect(seen).toEqual(written);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps the string tables bounded: a worker that forgets them says so, and the reader follows', () => {
