@@ -5,6 +5,7 @@
 // entries a chunk yields are the ones a reading of the whole file yields there.
 
 import { readSync } from 'node:fs';
+import { pageAligned } from '../input/aligned.js';
 import { Assembler, type ReadInto } from '../parse/assembler.js';
 import { EntryReader } from '../parse/entry.js';
 import { entryStartClose, entryStartPrefix } from '../parse/header.js';
@@ -13,6 +14,10 @@ import type { RecordBatch, RecordWriter } from './records.js';
 
 const BLOCK = 1 << 20;
 const PROBE = 1 << 16;
+/** A page of memory: where a probe is read to in its buffer. */
+const ALIGN = 4096;
+/** The probes' buffer, kept: one a thread, grown for a long header. */
+let probe: Buffer = Buffer.alloc(0);
 /** Bytes of a line that decide whether its fixed header part is there. */
 const ZONE_PREFIX = 24;
 
@@ -22,13 +27,18 @@ const ZONE_PREFIX = 24;
  */
 export function entryStartFrom(fd: number, at: number, size: number): number {
   if (at <= 0) return 0;
-  let block = Buffer.allocUnsafe(PROBE);
+  let length = PROBE;
   // view[0] is the byte before a possible line start: a line starts after a newline.
   let pos = at - 1;
   while (pos < size) {
-    const n = readSync(fd, block, 0, block.length, pos);
+    // Read to the same place in a page as the file's bytes lie in theirs (see aligned.ts):
+    // chunks start on pages, so each probe, from the byte before, was the slow case.
+    const into = (pos & (ALIGN - 1)) + length;
+    if (probe.length < into) probe = pageAligned(into);
+    let view = probe.subarray(pos & (ALIGN - 1), into);
+    const n = readSync(fd, view, 0, length, pos);
     if (n === 0) break;
-    const view = block.subarray(0, n);
+    view = view.subarray(0, n);
     const atEnd = pos + n >= size;
     let nl = view.indexOf(10);
     if (nl < 0) {
@@ -52,7 +62,7 @@ export function entryStartFrom(fd: number, at: number, size: number): number {
         } else if (nl > 0) {
           pos += nl; // undecided: read again with the line at the start of the block
         } else {
-          block = Buffer.allocUnsafe(block.length * 2); // a header longer than the block
+          length *= 2; // a header longer than the block
         }
         break;
       }
