@@ -11,7 +11,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultJobs } from '../src/parallel/read.js';
 import { generateLog, PROFILES, type GroundTruth, type Profile } from './generate.js';
@@ -19,6 +19,7 @@ import { archiveOf } from './archive.js';
 import { hostileBench } from './hostile.js';
 import { idsOnStream } from './ids.js';
 import { spawnMeasured } from './measured.js';
+import { stolenSeconds } from './steal.js';
 import { markdownTable } from './table.js';
 
 /** Bump when the generator's output changes, so cached logs are made anew. */
@@ -31,6 +32,8 @@ interface Row {
   seconds: number;
   rssMiB: number | null;
   note: string;
+  /** CPU seconds the host gave other guests while it ran (bench/steal.ts), or null where unknown. */
+  stolen: number | null;
 }
 
 function argValue(name: string, fallback: string): string {
@@ -52,13 +55,16 @@ function logFor(sizeMB: number, profile: Profile): { path: string; truth: Ground
 
 /** Runs an external command under /usr/bin/time for its peak RSS. */
 function external(tool: string, cmd: string, args: string[]): Row {
+  const stolenBefore = stolenSeconds();
   const started = process.hrtime.bigint();
   const r = TIME
     ? spawnSync(TIME, ['-f', '%M', cmd, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 })
     : spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const stolenAfter = stolenSeconds();
   const kib = TIME ? Number(r.stderr.trim().split('\n').pop()) : NaN;
-  return { tool, seconds, rssMiB: Number.isFinite(kib) ? kib / 1024 : null, note: r.stdout.trim().split('\n')[0] ?? '' };
+  const stolen = stolenBefore === null || stolenAfter === null ? null : stolenAfter - stolenBefore;
+  return { tool, seconds, rssMiB: Number.isFinite(kib) ? kib / 1024 : null, note: r.stdout.trim().split('\n')[0] ?? '', stolen };
 }
 
 /** Runs webmail-log through measure.js; returns the row and the JSON document's text. */
@@ -79,6 +85,7 @@ async function ours(tool: string, args: string[], stdinPath: string | null): Pro
 async function measure(tool: string, args: string[], stdinPath: string | null): Promise<{ row: Row; stdout: string }> {
   const stdin = stdinPath ? openSync(stdinPath, 'r') : 'ignore';
   try {
+    const stolenBefore = stolenSeconds();
     const started = process.hrtime.bigint();
     const child = spawnMeasured(['analyse', ...args], [stdin, 'pipe', 'pipe']);
     const out: Buffer[] = [];
@@ -93,8 +100,10 @@ async function measure(tool: string, args: string[], stdinPath: string | null): 
       child.on('error', reject);
       child.on('close', (code) => resolve(code));
     });
+    const stolenAfter = stolenSeconds();
+    const stolen = stolenBefore === null || stolenAfter === null ? null : stolenAfter - stolenBefore;
     const { maxRssKiB } = JSON.parse(Buffer.concat(stats).toString().trim()) as { maxRssKiB: number };
-    return { row: { tool, seconds, rssMiB: maxRssKiB / 1024, note: `exit ${status}` }, stdout: Buffer.concat(out).toString('utf8') };
+    return { row: { tool, seconds, rssMiB: maxRssKiB / 1024, note: `exit ${status}`, stolen }, stdout: Buffer.concat(out).toString('utf8') };
   } finally {
     if (typeof stdin === 'number') closeSync(stdin);
   }
@@ -117,7 +126,7 @@ function checkTruth(doc: any, truth: GroundTruth): string[] {
 function table(bytes: number, rows: Row[]): string {
   const grep = rows.find((r) => r.tool.startsWith('grep'));
   const lnav = rows.find((r) => r.tool.startsWith('lnav'));
-  const head = ['tool', 'seconds', 'MB/s', '× grep', '× lnav', 'peak RSS MiB', 'note'];
+  const head = ['tool', 'seconds', 'MB/s', '× grep', '× lnav', 'peak RSS MiB', 'host steal s', 'note'];
   const body = rows.map((r) => [
     r.tool,
     r.seconds.toFixed(2),
@@ -125,6 +134,7 @@ function table(bytes: number, rows: Row[]): string {
     grep ? (r.seconds / grep.seconds).toFixed(1) : '-',
     lnav ? (r.seconds / lnav.seconds).toFixed(2) : '-',
     r.rssMiB === null ? '-' : r.rssMiB.toFixed(0),
+    r.stolen === null ? '-' : r.stolen.toFixed(2),
     r.note,
   ]);
   return markdownTable(head, body);
@@ -155,16 +165,23 @@ function lnavFormat(): boolean {
   return true;
 }
 
+/** The median of some numbers. */
+function middle(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const m = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
+}
+
 /**
- * The median of a tool's runs (its peak RSS: the largest). A shared VM's speed moves
- * ±40 % between runs and within one: one run each made the verdict a draw.
+ * The median of a tool's runs (its peak RSS: the largest; the host's steal: the median).
+ * A shared VM's speed moves ±40 % between runs and within one: one run each made the
+ * verdict a draw.
  */
 function median(rows: Row[]): Row {
-  const sorted = [...rows].sort((a, b) => a.seconds - b.seconds);
-  const m = sorted.length >> 1;
-  const seconds = sorted.length % 2 === 1 ? sorted[m].seconds : (sorted[m - 1].seconds + sorted[m].seconds) / 2;
+  const seconds = middle(rows.map((r) => r.seconds));
   const rss = rows.every((r) => r.rssMiB === null) ? null : Math.max(...rows.map((r) => r.rssMiB ?? 0));
-  return { tool: rows[0].tool, seconds, rssMiB: rss, note: rows[0].note };
+  const stolen = rows.some((r) => r.stolen === null) ? null : middle(rows.map((r) => r.stolen as number));
+  return { tool: rows[0].tool, seconds, rssMiB: rss, note: rows[0].note, stolen };
 }
 
 const sizeMB = Number(argValue('--size', '1000'));
@@ -180,7 +197,7 @@ interface Figures { file: number; one: number; stdin: number; rss: number; lnavR
 const figures: Record<string, Figures> = {};
 /** Each profile's log, for the rotation sets made of them after. */
 const logs: Record<string, { path: string; truth: GroundTruth }> = {};
-process.stdout.write(`webmail-log ${sizeMB} MB per profile, on ${availableParallelism()} cores (${defaultJobs()} jobs by default), Node ${process.version}, warm page cache; each process timed from its start to its exit\n\n`);
+process.stdout.write(`webmail-log ${sizeMB} MB per profile, on ${availableParallelism()} cores of ${cpus()[0]?.model.trim() ?? 'an unknown processor'} (${defaultJobs()} jobs by default), Node ${process.version}, warm page cache; each process timed from its start to its exit; host steal: CPU seconds the hypervisor gave other guests during the run, over all cores\n\n`);
 /** What a profile's rounds gather: each tool's timed runs, and the JSON of its first round. */
 interface Timing {
   profile: Profile;

@@ -1,0 +1,23 @@
+// CPU time the hypervisor gave to other guests while this machine's processes were ready
+// to run ("steal", the eighth figure of /proc/stat's cpu line), in seconds over all cores.
+// On a shared VM a slow run is most often a stolen one: the bench prints it beside each
+// figure, so that a run is read for what the host allowed it (on the AMD EPYC of the
+// eighty-sixth run, 0.6-2 s of a 4-6 s run, and webmail-log --jobs 1 took 3.4-6.0 s).
+
+import { readFileSync } from 'node:fs';
+
+/** USER_HZ: Linux reports /proc/stat in hundredths of a second on every architecture it runs. */
+const TICKS_PER_SECOND = 100;
+
+/** Seconds stolen from all cores since boot, or null where /proc/stat cannot be read (not Linux). */
+export function stolenSeconds(stat: () => string = () => readFileSync('/proc/stat', 'utf8')): number | null {
+  try {
+    const line = stat().split('\n', 1)[0];
+    const fields = line.trim().split(/\s+/);
+    if (fields[0] !== 'cpu' || fields.length < 9) return null;
+    const steal = Number(fields[8]);
+    return Number.isFinite(steal) ? steal / TICKS_PER_SECOND : null;
+  } catch {
+    return null;
+  }
+}
