@@ -1,8 +1,9 @@
 // CPU time the hypervisor gave to other guests while this machine's processes were ready
 // to run ("steal", the eighth figure of /proc/stat's cpu line), in seconds over all cores.
-// On a shared VM a slow run is most often a stolen one: the bench prints it beside each
-// figure, so that a run is read for what the host allowed it (on the AMD EPYC of the
-// eighty-sixth run, 0.6-2 s of a 4-6 s run, and webmail-log --jobs 1 took 3.4-6.0 s).
+// On a shared VM a slow run may be a stolen one: the bench prints it beside each figure,
+// so that a run is read for what the host allowed it (on the AMD EPYC of the eighty-sixth
+// run, 0.6-2 s of CPU during some 4-6 s runs of webmail-log --jobs 1, which took 3.4 s in
+// a quiet spell). A run slow with little steal is the machine's own speed.
 
 import { readFileSync } from 'node:fs';
 
