@@ -19,7 +19,7 @@ import { archiveOf } from './archive.js';
 import { hostileBench } from './hostile.js';
 import { idsOnStream } from './ids.js';
 import { spawnMeasured } from './measured.js';
-import { stolenSeconds } from './steal.js';
+import { stealWatch } from './steal.js';
 import { markdownTable } from './table.js';
 
 /** Bump when the generator's output changes, so cached logs are made anew. */
@@ -55,16 +55,14 @@ function logFor(sizeMB: number, profile: Profile): { path: string; truth: Ground
 
 /** Runs an external command under /usr/bin/time for its peak RSS. */
 function external(tool: string, cmd: string, args: string[]): Row {
-  const stolenBefore = stolenSeconds();
+  const stolen = stealWatch();
   const started = process.hrtime.bigint();
   const r = TIME
     ? spawnSync(TIME, ['-f', '%M', cmd, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 })
     : spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const stolenAfter = stolenSeconds();
   const kib = TIME ? Number(r.stderr.trim().split('\n').pop()) : NaN;
-  const stolen = stolenBefore === null || stolenAfter === null ? null : stolenAfter - stolenBefore;
-  return { tool, seconds, rssMiB: Number.isFinite(kib) ? kib / 1024 : null, note: r.stdout.trim().split('\n')[0] ?? '', stolen };
+  return { tool, seconds, rssMiB: Number.isFinite(kib) ? kib / 1024 : null, note: r.stdout.trim().split('\n')[0] ?? '', stolen: stolen() };
 }
 
 /** Runs webmail-log through measure.js; returns the row and the JSON document's text. */
@@ -85,7 +83,7 @@ async function ours(tool: string, args: string[], stdinPath: string | null): Pro
 async function measure(tool: string, args: string[], stdinPath: string | null): Promise<{ row: Row; stdout: string }> {
   const stdin = stdinPath ? openSync(stdinPath, 'r') : 'ignore';
   try {
-    const stolenBefore = stolenSeconds();
+    const stolen = stealWatch();
     const started = process.hrtime.bigint();
     const child = spawnMeasured(['analyse', ...args], [stdin, 'pipe', 'pipe']);
     const out: Buffer[] = [];
@@ -100,10 +98,8 @@ async function measure(tool: string, args: string[], stdinPath: string | null): 
       child.on('error', reject);
       child.on('close', (code) => resolve(code));
     });
-    const stolenAfter = stolenSeconds();
-    const stolen = stolenBefore === null || stolenAfter === null ? null : stolenAfter - stolenBefore;
     const { maxRssKiB } = JSON.parse(Buffer.concat(stats).toString().trim()) as { maxRssKiB: number };
-    return { row: { tool, seconds, rssMiB: maxRssKiB / 1024, note: `exit ${status}`, stolen }, stdout: Buffer.concat(out).toString('utf8') };
+    return { row: { tool, seconds, rssMiB: maxRssKiB / 1024, note: `exit ${status}`, stolen: stolen() }, stdout: Buffer.concat(out).toString('utf8') };
   } finally {
     if (typeof stdin === 'number') closeSync(stdin);
   }

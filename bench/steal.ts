@@ -22,3 +22,12 @@ export function stolenSeconds(stat: () => string = () => readFileSync('/proc/sta
     return null;
   }
 }
+
+/** Starts a watch of the steal: the function it gives returns the seconds stolen since (null where unknown). */
+export function stealWatch(): () => number | null {
+  const before = stolenSeconds();
+  return () => {
+    const after = stolenSeconds();
+    return before === null || after === null ? null : after - before;
+  };
+}

@@ -33,9 +33,9 @@ export function entryStartFrom(fd: number, at: number, size: number): number {
   while (pos < size) {
     // Read to the same place in a page as the file's bytes lie in theirs (see aligned.ts):
     // chunks start on pages, so each probe, from the byte before, was the slow case.
-    const into = (pos & (ALIGN - 1)) + length;
-    if (probe.length < into) probe = pageAligned(into);
-    let view = probe.subarray(pos & (ALIGN - 1), into);
+    const place = pos & (ALIGN - 1);
+    if (probe.length < place + length) probe = pageAligned(place + length);
+    let view = probe.subarray(place, place + length);
     const n = readSync(fd, view, 0, length, pos);
     if (n === 0) break;
     view = view.subarray(0, n);
