@@ -4,9 +4,10 @@
 // Run by npm's lifecycle after tsc (prepare, build, pretest, bench, stress). The bundle is
 // made from tsc's JavaScript, not from the sources, so it runs the very code the tests run.
 
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { constify } from './constify.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // Chunks are named by their content: a new build leaves none of an old one behind.
@@ -27,3 +28,8 @@ await build({
   external: ['prom-client'],
   logLevel: 'warning',
 });
+// esbuild writes top-level constants as `var`; V8 compiles a `const` better (constify.mjs).
+for (const name of readdirSync(`${root}dist/bundle`).filter((n) => n.endsWith('.js'))) {
+  const path = `${root}dist/bundle/${name}`;
+  writeFileSync(path, constify(readFileSync(path, 'utf8')).text);
+}
