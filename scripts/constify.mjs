@@ -4,8 +4,9 @@
 // changes, which its optimising compiler reads once, as the value itself; a `var` is read
 // from the module's context at every use, and a number there is checked and converted
 // each time: the interner's hash loop loaded and converted FNV_PRIME on every byte
-// (`perf annotate`). *short* 1 GB, eight interleaved runs each: 3.20 -> 3.045 s by default,
-// 4.565 -> 4.42 with --jobs 1, the same JSON.
+// (`perf annotate`). 1 GB by default, six to eight interleaved runs each, the same JSON:
+// *short* 3.105 -> 2.730 s (CPU 5.77 -> 5.07), *busy* 2.380 -> 2.045, *few* 2.060 -> 1.800;
+// --jobs 1 within the noise (docs/speed.md).
 //
 // A declaration becomes `const` only when each of its names is given a value there and is
 // never written anywhere in the file (any binding of the same name counts: shadowing is
