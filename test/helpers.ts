@@ -6,6 +6,7 @@ import { severities, type Severities } from '../src/analyse/rules.js';
 import type { RetireSettings, RowWarming, Summary } from '../src/analyse/analyser.js';
 import type { Selection } from '../src/analyse/selection.js';
 import { Chalk } from 'chalk';
+import { Interner } from '../src/parse/intern.js';
 import { StreamChecker } from '../src/pipeline.js';
 import { REPORTERS, type Format } from '../src/report/registry.js';
 import { reportText, type ReportSettings } from '../src/report/reporter.js';
@@ -140,4 +141,24 @@ export function report(format: Format, c: Checked, over: Partial<ReportSettings>
   const run = { timestamp: 1_763_700_000, durationSeconds: 0.5, success: true };
   const out = REPORTERS[format].end({ ...settings, summary: c.summary, violations: c.violations, streamed: false, run });
   return reportText(out);
+}
+
+/**
+ * Keys of the given lengths (hex digits) that an interner puts in one set of slots. A
+ * reader keeps an id's tail, body and number by its slot: three such ids taken in turn
+ * share slots, each finding another's state there.
+ */
+export function keysOfOneSet(lengths: readonly number[]): string[] {
+  const probe = new Interner<null>(() => null);
+  const setOf = (key: string) => (probe.get(Buffer.from(key, 'latin1'), 0, key.length), probe.slot >> 1);
+  const keys: string[] = [];
+  let set = -1;
+  for (let n = 0; keys.length < lengths.length; n++) {
+    const key = n.toString(16).padStart(lengths[keys.length], '0');
+    if (keys.includes(key)) continue;
+    const s = setOf(key);
+    if (set < 0) set = s;
+    if (s === set) keys.push(key);
+  }
+  return keys;
 }

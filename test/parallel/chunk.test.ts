@@ -11,8 +11,7 @@ import { BACKLOG, chunkSize, chunkStarts, defaultJobs, freeWorker, held, MAX_DEF
 import { RecordReader, RecordWriter } from '../../src/parallel/records.js';
 import { EntryReader, newEntry, type Entry } from '../../src/parse/entry.js';
 import { Assembler } from '../../src/parse/assembler.js';
-import { Interner } from '../../src/parse/intern.js';
-import { imap, log, lookup, pair } from '../helpers.js';
+import { imap, keysOfOneSet, log, lookup, pair } from '../helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'webmail-log-chunk-'));
 
@@ -213,19 +212,10 @@ describe('records', () => {
   });
 
   it('names ids and segments right when ids share a slot of the interner and change segments', () => {
-    // Ids found to share one slot of the parser's interner (the writer numbers ids, and
-    // remembers each id's segment, by that slot), and others; any order, any segment.
-    const slotOf = (() => {
-      const interner = new Interner((b, s, e) => b.toString('latin1', s, e));
-      return (id: string) => (interner.get(Buffer.from(id), 0, id.length), interner.slot);
-    })();
-    const first = '00000000';
-    let twin = '';
-    for (let n = 1; twin === ''; n++) {
-      const id = n.toString(16).padStart(8, '0');
-      if (slotOf(id) === slotOf(first)) twin = id;
-    }
-    const ids = [first, twin, 'abcdef01', 'abcdef02'];
+    // Ids of one set of the parser's interner's slots, three of them to share its two (the
+    // writer numbers ids, and remembers each id's segment, by slot), and another; any
+    // order, any segment.
+    const ids = [...keysOfOneSet([8, 8, 8]), 'abcdef01'];
     const segments = ['cpsess1000000001', 'cpsess1000000002', 'cpsess2000000001', null];
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(3), fc.nat(3), fc.boolean()), { minLength: 1, maxLength: 40 }), (picks) => {

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Interner } from '../../src/parse/intern.js';
+import { keysOfOneSet } from '../helpers.js';
 
 function counting(): { interner: Interner<string>; made: () => number } {
   let made = 0;
@@ -13,14 +14,11 @@ function counting(): { interner: Interner<string>; made: () => number } {
   return { interner, made: () => made };
 }
 
-/** A key whose slot is `slot`, of `length` bytes (the slot is found by asking). */
-function keyInSlot(interner: Interner<string>, slot: number, length: number, from: number): string {
-  for (let n = from; ; n++) {
-    const key = n.toString(36).padStart(length, 'k');
-    const buf = Buffer.from(key, 'latin1');
-    interner.get(buf, 0, buf.length);
-    if (interner.slot === slot) return key;
-  }
+/** Asks `interner` for each key in turn; returns how many values it made. */
+function ask(interner: Interner<string>, made: () => number, keys: string[]): number {
+  const before = made();
+  for (const key of keys) expect(interner.get(Buffer.from(key, 'latin1'), 0, key.length)).toBe(`${key}|`);
+  return made() - before;
 }
 
 describe('Interner', () => {
@@ -57,19 +55,27 @@ describe('Interner', () => {
     );
   });
 
-  it('tells a long key from a short one that took its slot since', () => {
+  it('keeps two keys of one set both: taken in turns, neither is made again', () => {
+    // Two live sessions whose ids share a set: with one slot a key, each evicted the other.
     const { interner, made } = counting();
-    const long = keyInSlot(interner, 7, 80, 0);
-    const short = keyInSlot(interner, 7, 8, 0);
-    const longBuf = Buffer.from(long, 'latin1');
-    const shortBuf = Buffer.from(short, 'latin1');
-    for (let round = 0; round < 3; round++) {
-      expect(interner.get(longBuf, 0, longBuf.length)).toBe(`${long}|`);
-      expect(interner.get(shortBuf, 0, shortBuf.length)).toBe(`${short}|`);
-    }
-    // Each replaced the other in the one slot: made afresh every time.
-    const before = made();
-    interner.get(longBuf, 0, longBuf.length);
-    expect(made()).toBe(before + 1);
+    const [a, b] = keysOfOneSet([8, 8]);
+    expect(ask(interner, made, [a, b])).toBe(2);
+    expect(ask(interner, made, [a, b, a, b, b, a])).toBe(0);
+  });
+
+  it('gives a third key of a set the slot used less recently', () => {
+    const { interner, made } = counting();
+    const [a, b, c] = keysOfOneSet([8, 8, 8]);
+    expect(ask(interner, made, [a, b, a, c])).toBe(3);
+    // b was used less recently than a: c took its slot.
+    expect(ask(interner, made, [a, c])).toBe(0);
+    expect(ask(interner, made, [b])).toBe(1);
+  });
+
+  it('tells long keys from short ones that took their slots since', () => {
+    const { interner, made } = counting();
+    const keys = keysOfOneSet([80, 8, 80]);
+    // Three keys taken in turns through two slots: each finds its slot taken, and is made afresh.
+    for (let round = 0; round < 3; round++) expect(ask(interner, made, keys)).toBe(3);
   });
 });
