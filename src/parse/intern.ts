@@ -93,8 +93,7 @@ export class Interner<T> {
         k++;
       }
       if (i === end) {
-        this.slot = slot;
-        this.recent[first >> 1] = slot - first;
+        this.use(first, slot);
         return this.values[slot] as T;
       }
     }
@@ -128,20 +127,24 @@ export class Interner<T> {
         k++;
       }
       if (i === end2) {
-        this.slot = slot;
-        this.recent[first >> 1] = slot - first;
+        this.use(first, slot);
         return this.values[slot] as T;
       }
     }
     return this.store(buf, start, end, start2, end2, h);
   }
 
+  /** Makes `slot` (of the set from `first`) the one looked up last, and its set's most recent. */
+  private use(first: number, slot: number): void {
+    this.slot = slot;
+    this.recent[first >> 1] = slot - first;
+  }
+
   /** Stores the key in the slot of its set used less recently, and makes its value. */
   private store(buf: Buffer, start: number, end: number, start2: number, end2: number, h: number): T {
     const first = h & SET_MASK;
     const slot = first + 1 - this.recent[first >> 1];
-    this.slot = slot;
-    this.recent[first >> 1] = slot - first;
+    this.use(first, slot);
     const len1 = end - start;
     const len = len1 + (end2 - start2);
     const headers = this.headers;
