@@ -32,6 +32,32 @@ function hashBytes(buf: Uint8Array, start: number, end: number, hash = 0x811c9dc
   return h & 0x3fffffff;
 }
 
+/** Whether an Int32Array reads bytes as wordAt does (as on every machine Node mostly runs on). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+/** Keys up to this long are read, hashed and compared as four words (see Interner.get). */
+const WORD_KEY = LITTLE_ENDIAN ? 16 : 0;
+
+/** Bytes [at, at + 4) of buf as a little-endian word, those at `end` or past it read as zeros. */
+function wordAt(buf: Uint8Array, at: number, end: number): number {
+  if (at + 4 <= end) return buf[at] | (buf[at + 1] << 8) | (buf[at + 2] << 16) | (buf[at + 3] << 24);
+  let w = 0;
+  for (let i = Math.min(end, at + 4) - 1; i >= at; i--) w = (w << 8) | buf[i];
+  return w;
+}
+
+/**
+ * A short key's hash from its length and words: the words multiplied apart (no chain of
+ * multiplications a byte long), then mixed as MurmurHash3's last step mixes, so that each
+ * bit of a word reaches the low bits that pick a set.
+ */
+function hashWords(len: number, w0: number, w1: number, w2: number, w3: number): number {
+  let h = (len + Math.imul(w0, 0x9e3779b1) + Math.imul(w1, 0x85ebca77) + Math.imul(w2, 0xc2b2ae3d) + Math.imul(w3, 0x27d4eb2f)) | 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  // 30 bits, as hashBytes.
+  return (h ^ (h >>> 16)) & 0x3fffffff;
+}
+
 /**
  * Makes the value for a key's bytes (a second part, for keys of two: empty otherwise).
  * Given once, to the interner: each interner's call site then sees one function.
@@ -78,6 +104,30 @@ export class Interner<T> {
 
   /** The value for the bytes [start, end): the stored one, or a new one, stored for next time. */
   get(buf: Buffer, start: number, end: number): T {
+    const len = end - start;
+    if (len > WORD_KEY) return this.getLong(buf, start, end);
+    // A request id or a segment: read as four words (zero past its end), which are its
+    // hash's input and, as a slot keeps its key, compared with the slot's four. Hashed
+    // and compared a byte at a time, the ids' look-up was 13 % of a worker's time.
+    const w0 = wordAt(buf, start, end);
+    const w1 = wordAt(buf, start + 4, end);
+    const w2 = wordAt(buf, start + 8, end);
+    const w3 = wordAt(buf, start + 12, end);
+    const h = hashWords(len, w0, w1, w2, w3);
+    const first = h & SET_MASK;
+    const headers = this.headers;
+    for (let slot = first; slot <= first + 1; slot++) {
+      const m = slot * SLOT_INTS;
+      if (headers[m + 1] === len && headers[m + 2] === len && headers[m + 3] === w0 && headers[m + 4] === w1 && headers[m + 5] === w2 && headers[m + 6] === w3) {
+        this.use(first, slot);
+        return this.values[slot] as T;
+      }
+    }
+    return this.store(buf, start, end, end, end, h);
+  }
+
+  /** get() for a key longer than WORD_KEY. */
+  private getLong(buf: Buffer, start: number, end: number): T {
     const h = hashBytes(buf, start, end);
     const first = h & SET_MASK;
     const len = end - start;
@@ -161,6 +211,8 @@ export class Interner<T> {
       key = this.long[slot] = Buffer.allocUnsafeSlow(len);
       at = 0;
     }
+    // A short key's four words are compared whole: the bytes past its end are zeros.
+    if (len <= WORD_KEY) headers[m + 3] = headers[m + 4] = headers[m + 5] = headers[m + 6] = 0;
     copyBytes(buf, start, end, key, at);
     if (end2 > start2) copyBytes(buf, start2, end2, key, at + len1);
     const value = this.make(buf, start, end, start2, end2);

@@ -36,8 +36,10 @@ describe('Interner', () => {
   });
 
   it('gives each key its own value, short or long, one part or two, whatever shares its slot', () => {
-    // Keys of up to 120 bytes cross the 52 a slot holds; a small alphabet makes repeats.
-    const key = fc.string({ unit: fc.constantFrom('a', 'b', '0'), maxLength: 120 });
+    // Keys of up to 120 bytes cross the 16 read as words and the 52 a slot holds; a small
+    // alphabet makes repeats. NUL is what a short key's words are padded with, and 0xff
+    // sets a word's sign bit.
+    const key = fc.string({ unit: fc.constantFrom('a', 'b', '0', '\u0000', '\u00ff'), maxLength: 120 });
     fc.assert(
       fc.property(fc.array(fc.tuple(key, fc.option(key, { nil: undefined })), { maxLength: 60 }), (keys) => {
         const { interner, made } = counting();
@@ -53,6 +55,22 @@ describe('Interner', () => {
         }
       }),
     );
+  });
+
+  it('tells short keys apart by every byte and by their length, NULs at the end included', () => {
+    const { interner, made } = counting();
+    const keys: string[] = [];
+    for (let len = 0; len <= 20; len++) {
+      const base = 'x'.repeat(len);
+      keys.push(base);
+      // The same length, one byte other in each place; and the key with NULs after it.
+      for (let i = 0; i < len; i++) keys.push(`${base.slice(0, i)}\u0000${base.slice(i + 1)}`);
+      keys.push(`${base}\u0000`, `${base}\u0000\u0000\u0000\u0000`);
+    }
+    const distinct = [...new Set(keys)];
+    expect(ask(interner, made, distinct)).toBe(distinct.length);
+    // Asked again, each finds its own (the few a full set pushed out are made again, and right).
+    ask(interner, made, distinct);
   });
 
   it('keeps two keys of one set both: taken in turns, neither is made again', () => {
