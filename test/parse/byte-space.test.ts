@@ -12,11 +12,11 @@ describe('ByteSpace', () => {
     const otherBase = space.offsetOf(other);
     fc.assert(
       fc.property(
-        fc.uint8Array({ minLength: 0, maxLength: 40 }),
+        fc.uint8Array({ minLength: 0, maxLength: 80 }),
         fc.integer({ min: 0, max: 900 }),
         fc.integer({ min: 0, max: 900 }),
-        // A byte changed (or none: -1), anywhere: in an 8-byte step or in the last bytes.
-        fc.integer({ min: -1, max: 39 }),
+        // A byte changed (or none: -1), anywhere: in a 16-byte step, the 8-byte one or the last bytes.
+        fc.integer({ min: -1, max: 79 }),
         (bytes, x, y, changed) => {
           one.set(bytes, x);
           other.set(bytes, y);
