@@ -17,8 +17,10 @@ const FNV_PRIME = 0x01000193;
 
 /**
  * FNV-1a over a byte range's length and its first and last 8 bytes (all of a shorter
- * one), continuing from `hash`. A cache slot's key is compared in full anyway, so the
- * hash only has to spread keys over slots: sampling keeps it O(1) for long keys.
+ * one), continuing from `hash`: the hash of a key longer than WORD_KEY, or of two parts
+ * (a short key of one part has hashWords'). A cache slot's key is compared in full
+ * anyway, so the hash only has to spread keys over slots: sampling keeps it O(1) for
+ * long keys.
  */
 function hashBytes(buf: Uint8Array, start: number, end: number, hash = 0x811c9dc5): number {
   let h = Math.imul(hash ^ (end - start), FNV_PRIME);
