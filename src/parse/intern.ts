@@ -154,7 +154,7 @@ export class Interner<T> {
 
   /**
    * The same for a key of two parts, [start, end) and [start2, end2). Its comparison is
-   * get's written again, not shared: a shared helper cost 2 % more instructions a parse.
+   * getLong's written again, not shared: a shared helper cost 2 % more instructions a parse.
    */
   get2(buf: Buffer, start: number, end: number, start2: number, end2: number): T {
     const h = hashBytes(buf, start2, end2, hashBytes(buf, start, end) ^ 0xff);
