@@ -256,7 +256,9 @@ export class RecordWriter {
       } else if (idChanged && slot >= 0) {
         this.lastSegmentRef = this.idSegmentRefs[slot];
       }
-      this.lastSegment = segment;
+      // Stored only when it changes: a young string stored into this old writer calls V8's
+      // write barrier, and a short session's segments are young all their life.
+      if (segment !== this.lastSegment) this.lastSegment = segment;
       this.ints[at + 3] = this.lastSegmentRef;
     }
     const sig = e.signature;
@@ -340,6 +342,14 @@ export class RecordReader {
   private readonly strings: string[] = [];
   private stringCount = 0;
   private readonly signatures: DbSignature[] = [];
+  /**
+   * One object per signature, kept across the writer's resets (up to TABLE_LIMIT of them):
+   * the analysis tells signatures apart by identity, and a new object after every reset
+   * (every few chunks of *short*) was young, so that each DB error's signature stored in
+   * the analysis called V8's write barrier for a while. `perf` of *short* 1 GB by default:
+   * the barrier's stub 359-360 samples (2 kHz) → 256-274.
+   */
+  private readonly known = new Map<string, DbSignature>();
 
   /** Hands each record of `batch` on as an entry of file `fileIndex`, lines counted from `lineBase`. */
   read(batch: RecordBatch, fileIndex: number, lineBase: number, sink: EntrySink): void {
@@ -354,7 +364,13 @@ export class RecordReader {
     const newStrings = batch.newStrings;
     for (let i = 0; i < newStrings.length; i++) this.strings[this.stringCount++] = newStrings[i];
     for (const [code, message, tableSide] of batch.newSignatures) {
-      this.signatures.push({ code, message, key: `${code}\u0000${message}`, tableSide });
+      const key = `${code}\u0000${message}`;
+      let signature = this.known.get(key);
+      if (signature === undefined) {
+        if (this.known.size >= TABLE_LIMIT) this.known.clear();
+        this.known.set(key, (signature = { code, message, key, tableSide }));
+      }
+      this.signatures.push(signature);
     }
     this.records(batch.instants, batch.ints, batch.count, batch.extra, fileIndex, lineBase, sink);
   }
