@@ -5,7 +5,7 @@
 import type { EntrySink } from '../feed.js';
 import { NO_STRING } from '../parse/bytes.js';
 import { SLOTS } from '../parse/intern.js';
-import { newEntry, type DbSignature, type Entry } from '../parse/entry.js';
+import { newEntry, signatureKey, type DbSignature, type Entry } from '../parse/entry.js';
 import type { RequestCode } from '../parse/request.js';
 import { Side } from '../parse/table.js';
 
@@ -364,7 +364,7 @@ export class RecordReader {
     const newStrings = batch.newStrings;
     for (let i = 0; i < newStrings.length; i++) this.strings[this.stringCount++] = newStrings[i];
     for (const [code, message, tableSide] of batch.newSignatures) {
-      const key = `${code}\u0000${message}`;
+      const key = signatureKey(code, message);
       let signature = this.known.get(key);
       if (signature === undefined) {
         if (this.known.size >= TABLE_LIMIT) this.known.clear();

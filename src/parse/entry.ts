@@ -97,13 +97,18 @@ function decode(buf: Buffer, start: number, end: number): string {
   return text.includes('\r') ? text.replace(/\r\n/g, '\n') : text;
 }
 
+/** A DB error signature's key: its code and message, joined by a NUL (the one place it is made). */
+export function signatureKey(code: string, message: string): string {
+  return `${code}\u0000${message}`;
+}
+
 function makeSignature(buf: Buffer, codeStart: number, codeEnd: number, messageStart: number, messageEnd: number): DbSignature {
   const code = decode(buf, codeStart, codeEnd);
   const message = decode(buf, messageStart, messageEnd);
   return {
     code,
     message,
-    key: `${code}\u0000${message}`,
+    key: signatureKey(code, message),
     tableSide: sideNamed(message),
   };
 }
