@@ -278,6 +278,32 @@ describe('JSON report', () => {
     expect(doc.requestIds.map((r: { id: string }) => r.id)).toEqual(ids);
     expect(doc.requestIds[5999]).toMatchObject({ sessionSegments: ['cpsess1000005999'], entries: 2, refreshPairs: 1 });
   });
+  it('leaves nothing of a long text report behind when it exits, its reader lagging', async () => {
+    // NDJSON's violations go out by stdout's stream as they are decided, which into a pipe
+    // writes later than it is asked to (Node: asynchronous on POSIX). The program ends by
+    // process.exit, which drops what a stream still holds: it waits for the report's
+    // writes, and then for stdout and stderr to hand on the rest. Every line arrives.
+    const ids = Array.from({ length: 3000 }, (_, i) => (0x20000000 + i).toString(16));
+    const at = (i: number) => `${String(10 + Math.floor(i / 3600)).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`;
+    const reversed = (i: number) => [lookup(at(i), 'caldav_calendars', { id: ids[i] }), lookup(at(i), 'calendars', { id: ids[i] })];
+    const many = file('many-violations.log', log(...ids.map((_, i) => reversed(i))));
+    const saved = join(dir, 'many-violations.ndjson');
+    expect((await cli(['analyse', '--format', `ndjson=${saved}`, many])).status).toBe(1);
+    const slow = await new Promise<{ text: string; status: number | null }>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, 'analyse', '--format', 'ndjson', many], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      const parts: Buffer[] = [];
+      child.stdout.pause();
+      setTimeout(() => child.stdout.on('data', (d: Buffer) => parts.push(d)).resume(), 500);
+      child.on('error', reject);
+      child.on('close', (status) => resolve({ text: Buffer.concat(parts).toString('utf8'), status }));
+    });
+    const text = readFileSync(saved, 'utf8');
+    expect(text.length).toBeGreaterThan(256 << 10);
+    expect(slow).toEqual({ text, status: 1 });
+    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.rule === 'pair-order')).toHaveLength(3000);
+    expect(lines.at(-1)).toMatchObject({ type: 'summary' });
+  });
   it('writes into a socket or a pipe in larger writes than into a file', () => {
     // What processIo gives for stdout of each kind, asked of the built program's module in
     // a process of its own: a socket (as Node starts a child), a shell's pipe, a file.
