@@ -17,6 +17,23 @@ function file(name: string, content: string | Buffer): string {
   return path;
 }
 
+/** The i-th second from 10:00:00, as a log's clock. */
+function second(i: number): string {
+  return `${String(10 + Math.floor(i / 3600)).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`;
+}
+
+/** The built binary's stdout (through a pipe its reader leaves unread for 500 ms) and status. */
+function readSlowly(args: string[]): Promise<{ text: string; status: number | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const parts: Buffer[] = [];
+    child.stdout.pause();
+    setTimeout(() => child.stdout.on('data', (d: Buffer) => parts.push(d)).resume(), 500);
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ text: Buffer.concat(parts).toString('utf8'), status }));
+  });
+}
+
 const CLEAN = log(pair('10:00:07'), pair('10:01:07'));
 const WARNS = log(pair('10:00:07'), lookup('10:01:07', 'calendars'));
 const ERRS = log(lookup('10:00:07', 'caldav_calendars'), lookup('10:00:07', 'calendars'));
@@ -256,20 +273,11 @@ describe('JSON report', () => {
     // The rows are written from two buffers in turn, lent piece after piece: into a pipe
     // whose reader lags, a piece must leave before the one after the next is made over it.
     const ids = Array.from({ length: 6000 }, (_, i) => (0x10000000 + i).toString(16));
-    const at = (i: number) => `${String(10 + Math.floor(i / 3600)).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`;
-    const many = file('many-ids.log', log(...ids.map((id, i) => pair(at(i), { id, segment: `cpsess${1_000_000_000 + i}` }))));
+    const many = file('many-ids.log', log(...ids.map((id, i) => pair(second(i), { id, segment: `cpsess${1_000_000_000 + i}` }))));
     const saved = join(dir, 'many-ids.json');
     expect((await cli(['analyse', '--format', `json=${saved}`, many])).status).toBe(0);
-    const slow = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, 'analyse', '--format', 'json', many], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-      const parts: Buffer[] = [];
-      child.stdout.pause();
-      setTimeout(() => child.stdout.on('data', (d: Buffer) => parts.push(d)).resume(), 500);
-      child.on('error', reject);
-      child.on('close', () => resolve(Buffer.concat(parts).toString('utf8')));
-    });
     const text = readFileSync(saved, 'utf8');
-    expect(slow).toBe(text);
+    expect(await readSlowly(['analyse', '--format', 'json', many])).toEqual({ text, status: 0 });
     // Node gives a child a socket for its stdout, a shell a pipe: written in writes of
     // their own sizes (see the next test), the same bytes.
     const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" analyse --format json "${many}" | cat`], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -278,28 +286,19 @@ describe('JSON report', () => {
     expect(doc.requestIds.map((r: { id: string }) => r.id)).toEqual(ids);
     expect(doc.requestIds[5999]).toMatchObject({ sessionSegments: ['cpsess1000005999'], entries: 2, refreshPairs: 1 });
   });
-  it('leaves nothing of a long text report behind when it exits, its reader lagging', async () => {
+  it('leaves nothing of a long NDJSON stream behind when it exits, its reader lagging', async () => {
     // NDJSON's violations go out by stdout's stream as they are decided, which into a pipe
     // writes later than it is asked to (Node: asynchronous on POSIX). The program ends by
     // process.exit, which drops what a stream still holds: it waits for the report's
     // writes, and then for stdout and stderr to hand on the rest. Every line arrives.
     const ids = Array.from({ length: 3000 }, (_, i) => (0x20000000 + i).toString(16));
-    const at = (i: number) => `${String(10 + Math.floor(i / 3600)).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`;
-    const reversed = (i: number) => [lookup(at(i), 'caldav_calendars', { id: ids[i] }), lookup(at(i), 'calendars', { id: ids[i] })];
+    const reversed = (i: number) => [lookup(second(i), 'caldav_calendars', { id: ids[i] }), lookup(second(i), 'calendars', { id: ids[i] })];
     const many = file('many-violations.log', log(...ids.map((_, i) => reversed(i))));
     const saved = join(dir, 'many-violations.ndjson');
     expect((await cli(['analyse', '--format', `ndjson=${saved}`, many])).status).toBe(1);
-    const slow = await new Promise<{ text: string; status: number | null }>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, 'analyse', '--format', 'ndjson', many], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-      const parts: Buffer[] = [];
-      child.stdout.pause();
-      setTimeout(() => child.stdout.on('data', (d: Buffer) => parts.push(d)).resume(), 500);
-      child.on('error', reject);
-      child.on('close', (status) => resolve({ text: Buffer.concat(parts).toString('utf8'), status }));
-    });
     const text = readFileSync(saved, 'utf8');
     expect(text.length).toBeGreaterThan(256 << 10);
-    expect(slow).toEqual({ text, status: 1 });
+    expect(await readSlowly(['analyse', '--format', 'ndjson', many])).toEqual({ text, status: 1 });
     const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.rule === 'pair-order')).toHaveLength(3000);
     expect(lines.at(-1)).toMatchObject({ type: 'summary' });
