@@ -58,12 +58,61 @@ describe('what starts an entry', () => {
     }
   });
 
+  it('tells every byte of the fixed part as the pattern does, whatever its value', () => {
+    // The fixed part is tested a word at a time: each byte of a good header, set to each of
+    // the 256 values in turn, against the pattern read a byte at a time.
+    const pattern = '[DD-LLL-DDDD DD:DD:DD ';
+    const fits = (c: number, p: string) =>
+      p === 'D' ? c >= 0x30 && c <= 0x39 : p === 'L' ? (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) : c === p.charCodeAt(0);
+    const good = Buffer.from('xx[21-Nov-2026 10:04:07 +0100]: x');
+    for (let at = 0; at < pattern.length; at++) {
+      for (let c = 0; c < 256; c++) {
+        const b = Buffer.from(good);
+        b[2 + at] = c;
+        expect(entryStartClose(b, 2, b.length) >= 0, `byte ${at} = ${c}`).toBe(fits(c, pattern[at]));
+      }
+    }
+  });
+
   it('reads the zone token up to the first ]', () => {
     expect(close('[21-Nov-2026 10:04:07 +0100]]: x')).toBe(27);
   });
 });
 
 describe('header values', () => {
+  it('reads each stamp as a fresh reader does, whatever stamps came before', () => {
+    // The reader keeps the last minute and the last numeric zone: same minutes, bad
+    // seconds, bad minutes met twice, zones that change sign or are names of five bytes.
+    const lines = [
+      '[21-Nov-2026 10:04:07 +0100]',
+      '[21-Nov-2026 10:04:59 +0100]',
+      '[21-Nov-2026 10:04:60 +0100]',
+      '[21-Nov-2026 10:04:08 -0100]',
+      '[21-Nov-2026 10:04:08 -0000]',
+      '[21-Nov-2026 10:04:08 +0000]',
+      '[21-Nov-2026 10:04:09 Japan]',
+      '[21-Nov-2026 10:04:09 +9900]',
+      '[21-Nov-2026 10:04:09 +0100]',
+      '[21-Nov-2026 24:04:09 +0100]',
+      '[21-Nov-2026 24:04:10 +0100]',
+      '[31-Nov-2026 10:04:10 +0100]',
+      '[31-Nov-2026 10:04:11 +0100]',
+      '[30-Nov-2026 10:04:11 +01000]',
+      '[30-Nov-2026 10:04:11 UTC]',
+      '[30-Nov-2026 10:04:11 +0100]',
+    ];
+    const shared = new StampReader();
+    for (const line of lines) {
+      const b = Buffer.from(`${line}: x`);
+      const c = entryStartClose(b, 0, b.length);
+      const seen = { instant: 0, offset: 0, negative: false };
+      const fresh = { instant: 0, offset: 0, negative: false };
+      const ok = shared.read(b, 0, c, seen);
+      expect([ok, seen], line).toEqual([new StampReader().read(b, 0, c, fresh), fresh]);
+    }
+  });
+
+
   it('reads the wall clock and offset into an instant', () => {
     expect(stamp('[21-Nov-2026 10:04:07 +0100]')).toBe('2026-11-21T10:04:07+01:00');
     expect(stamp('[27-Jan-2026 08:03:17 -0800]')).toBe('2026-01-27T08:03:17-08:00');
