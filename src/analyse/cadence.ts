@@ -28,8 +28,10 @@ const COUNT_BITS = 4194304;
 // A place's parts. Dividing by a power of two is exact; `%` on a place past 2^31 (a gap of
 // 512 s or more) is a floating-point remainder, which made the median of a report's
 // hundred thousand rows cost several times what these do.
-const gapOf = (place: number): number => Math.floor(place / COUNT_BITS);
-const countOf = (place: number): number => place - gapOf(place) * COUNT_BITS;
+export const gapOf = (place: number): number => Math.floor(place / COUNT_BITS);
+export const countOf = (place: number): number => place - gapOf(place) * COUNT_BITS;
+/** The place of a gap seen `count` times. */
+export const placeOf = (gap: number, count: number): number => gap * COUNT_BITS + count;
 
 const NO_GAPS: readonly number[] = [];
 
@@ -84,7 +86,7 @@ export class CadenceTracker extends Slot {
       // Shifted by hand: splice would make an array of the removed (none) on every call.
       if (places === h.length) h.push(0);
       for (let i = places; i > lo; i--) h[i] = h[i - 1];
-      h[lo] = gap * COUNT_BITS + 1;
+      h[lo] = placeOf(gap, 1);
       this.places = places + 1;
     }
   }

@@ -7,9 +7,11 @@
 import { isoAt } from '../parse/calendar.js';
 import { isPlain, NOT_PLAIN } from '../report/json-text.js';
 import { IdState, MadeRow, type RequestIdRow } from './aggregates.js';
-import { cadenceOf, median } from './cadence.js';
+import { cadenceOf, countOf, gapOf, median, placeOf } from './cadence.js';
 
 const EMPTY = -1;
+/** A packed state's flag: its gap histogram's places are packed as they are, not as steps (see wholePlaces). */
+const RAW_PLACES = 8;
 /** A place whose id came back (unpacked): probing goes on past it. */
 const GONE = -2;
 
@@ -180,7 +182,7 @@ class Cursor {
 function packedSize(s: IdState): number {
   // The segments as writeSegments writes them: a count, the first, the rest.
   const segments = 8 + (s.segment === null ? 0 : strSize(s.segment)) + strsSize(s.moreSegments) - 8;
-  return 17 + strSize(s.id) + segments + strsSize(s.selectedSegments) + 17 * (14 + s.gapPlaces());
+  return 17 + strSize(s.id) + segments + strsSize(s.selectedSegments) + 17 * (14 + 2 * s.gapPlaces());
 }
 
 /** A string's length varint and its bytes, at the most. */
@@ -323,21 +325,32 @@ export class RetiredIds {
     // The last instants as distances from the first: small numbers.
     end = writeNum(buf, end, s.firstInstant);
     end = writeNum(buf, end, s.firstOffset);
-    end = writeNum(buf, end, (s.firstNegative ? 1 : 0) | (s.lastNegative ? 2 : 0) | (plain ? 4 : 0));
+    const h = s.gapHistogram();
+    const places = s.gapPlaces();
+    const steps = wholePlaces(h, places);
+    end = writeNum(buf, end, (s.firstNegative ? 1 : 0) | (s.lastNegative ? 2 : 0) | (plain ? 4 : 0) | (steps ? 0 : RAW_PLACES));
     end = writeNum(buf, end, s.lastInstant - s.firstInstant);
     end = writeNum(buf, end, s.lastOffset);
     end = writeNum(buf, end, s.refreshes);
     end = writeNum(buf, end, s.lastRefresh - s.firstInstant);
     end = writeNum(buf, end, s.longestGap);
-    const h = s.gapHistogram();
-    const places = s.gapPlaces();
     // Twice the median, a whole number for whole gaps (the mean of two middle ones may end
-    // in .5); -1: none. A report's rows read it, not the histogram: a place is a number of
-    // four or five bytes, and a row of *short* read 5 of them and went over them twice.
+    // in .5); -1: none. A report's rows read it, not the histogram, which a row of *short*
+    // went over twice.
     const m = median(h, places);
     end = writeNum(buf, end, m === null ? -1 : 2 * m);
-    end = writeNum(buf, end, places);
-    for (let i = 0; i < places; i++) end = writeNum(buf, end, h[i]);
+    end = writeUint(buf, end, places);
+    if (steps) {
+      // Each gap as the step from the one before (they are sorted) and its count: a byte
+      // each for a session's gaps, where a place whole (gap × 2^22 + count, about 2^28 for
+      // a minute) took five.
+      let gap = 0;
+      for (let i = 0; i < places; i++) {
+        end = writeUint(buf, end, gapOf(h[i]) - gap);
+        end = writeUint(buf, end, countOf(h[i]));
+        gap = gapOf(h[i]);
+      }
+    } else for (let i = 0; i < places; i++) end = writeNum(buf, end, h[i]);
     // A place holds an offset of BLOCK_BITS: a block larger than BLOCK is its state's own,
     // even with room left (its room is reserved at three bytes a character), or the next
     // state's offset would run into the block's number.
@@ -479,14 +492,35 @@ export class RetiredIds {
 
 /** The numbers of a packed state, at `c` past its strings, in the order put() writes them; the gaps into `histogram`. */
 function readNumbers(c: Cursor, n: Numbers, histogram: number[]): void {
-  readScalars(c, n);
+  const steps = readScalars(c, n);
   histogram.length = 0;
-  for (let k = c.num(); k > 0; k--) histogram.push(c.num());
+  const places = c.uint();
+  if (steps) {
+    let gap = 0;
+    for (let k = 0; k < places; k++) {
+      gap += c.uint();
+      histogram.push(placeOf(gap, c.uint()));
+    }
+  } else for (let k = 0; k < places; k++) histogram.push(c.num());
   n.histogram = histogram;
 }
 
-/** The numbers of a packed state before its gap histogram, at `c` past its strings; `c` is left at the histogram. */
-function readScalars(c: Cursor, n: Scalars): void {
+/**
+ * Whether a histogram's first `places` are whole numbers in order, each then packed as
+ * its gap's step and its count; else (no log's gaps are so: its instants are whole
+ * seconds) each place is packed as it is, flagged RAW_PLACES.
+ */
+function wholePlaces(h: readonly number[], places: number): boolean {
+  // Sorted too, as a tracker keeps them: each step is then a whole number 0 or more.
+  for (let i = 0, last = 0; i < places; last = h[i++]) if (!Number.isSafeInteger(h[i]) || h[i] < last) return false;
+  return true;
+}
+
+/**
+ * The numbers of a packed state before its gap histogram, at `c` past its strings; `c` is
+ * left at the histogram. Returns whether its places are packed as steps (see put).
+ */
+function readScalars(c: Cursor, n: Scalars): boolean {
   n.entries = c.num();
   n.refreshPairs = c.num();
   n.firstInstant = c.num();
@@ -502,5 +536,6 @@ function readScalars(c: Cursor, n: Scalars): void {
   n.longest = c.num();
   const twice = c.num();
   n.median = twice < 0 ? null : twice / 2;
+  return (flags & RAW_PLACES) === 0;
 }
 

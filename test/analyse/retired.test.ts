@@ -100,6 +100,40 @@ describe('packed numbers', () => {
   // -0 comes back as 0: the same instant or offset.
   const any = fc.oneof(whole, whole.map((n) => -n), fc.double(), fc.constantFrom(NaN, Infinity, -Infinity, 0.5, -(2 ** 60))).map((n) => (n === 0 ? 0 : n));
 
+  const histogram = (s: IdState) => s.gapHistogram().slice(0, s.gapPlaces());
+
+  it('give a gap histogram back as it was: gaps of every length, counts of every size', () => {
+    // Gaps from none to years, the byte-long steps of a session's minutes, 512 s and more
+    // (a place past 2^31), and one gap seen many times.
+    const gap = fc.oneof(fc.integer({ min: 0, max: 130 }), fc.integer({ min: 500, max: 600 }), fc.integer({ min: 0, max: 2 ** 30 }));
+    fc.assert(
+      fc.property(fc.array(gap, { maxLength: 60 }), fc.integer({ min: 0, max: 3000 }), (gaps, repeats) => {
+        const r = new RetiredIds();
+        const s = new IdState('3fa9c2d1');
+        let at = 1_763_700_000;
+        s.add(at, 300);
+        for (const g of gaps) s.add((at += g), 300);
+        for (let k = 0; k < repeats; k++) s.add((at += 61), 300);
+        const before = histogram(s);
+        r.put(s, 0);
+        const back = r.take('3fa9c2d1')!.state;
+        expect(histogram(back)).toEqual(before);
+        expect(back.result()).toEqual(s.result());
+      }),
+    );
+  });
+
+  it('give back a histogram whose places are not whole numbers in order, as they were', () => {
+    // No tracker fed by a log makes one (its instants are whole seconds): packed as they are.
+    for (const places of [[61.5 * 4194304 + 1], [62 * 4194304 + 1, 61 * 4194304 + 2], [2 ** 60]]) {
+      const r = new RetiredIds();
+      const s = new IdState('3fa9c2d1');
+      s.restoreCadence(3, 1_763_700_000, 62, [...places]);
+      r.put(s, 0);
+      expect(histogram(r.take('3fa9c2d1')!.state)).toEqual(places);
+    }
+  });
+
   it('come back as they were packed, in every range', () => {
     fc.assert(
       fc.property(whole, any, any, any, whole, (entries, first, offset, last, pairs) => {
