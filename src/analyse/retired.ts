@@ -10,10 +10,11 @@ import { IdState, MadeRow, type RequestIdRow } from './aggregates.js';
 import { cadenceOf, countOf, gapOf, median, placeOf } from './cadence.js';
 
 const EMPTY = -1;
-/** A packed state's flag: its gap histogram's places are packed as they are, not as steps (see wholePlaces). */
-const RAW_PLACES = 8;
 /** A place whose id came back (unpacked): probing goes on past it. */
 const GONE = -2;
+
+/** A packed state's flag: its gap histogram's places are packed as they are, not as steps (see wholePlaces). */
+const RAW_PLACES = 8;
 
 function hashId(id: string): number {
   let h = 0x811c9dc5;
