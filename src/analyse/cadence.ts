@@ -33,7 +33,20 @@ export const countOf = (place: number): number => place - gapOf(place) * COUNT_B
 /** The place of a gap seen `count` times. */
 export const placeOf = (gap: number, count: number): number => gap * COUNT_BITS + count;
 
-const NO_GAPS: readonly number[] = [];
+/**
+ * An empty array for a gap histogram, of doubles from the start (V8's elements kinds): a
+ * gap of 512 s or more makes a place past 2^31, and an array of small integers then
+ * became one of doubles, under another map. The code compiled for the one (refresh, add,
+ * median, nthGap) was thrown away at *short*'s first such gap and compiled again for
+ * both; every histogram is now of one kind.
+ */
+export function gapArray(): number[] {
+  const a = [0.5];
+  a.length = 0;
+  return a;
+}
+
+const NO_GAPS: readonly number[] = gapArray();
 
 /**
  * One request id's refreshes, in the order they are decided (the order of the log).
@@ -71,7 +84,7 @@ export class CadenceTracker extends Slot {
   }
 
   private countGap(gap: number): void {
-    const h = (this.histogram ??= []);
+    const h = (this.histogram ??= gapArray());
     const places = this.places;
     let lo = 0;
     let hi = places;

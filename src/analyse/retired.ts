@@ -7,7 +7,7 @@
 import { isoAt } from '../parse/calendar.js';
 import { isPlain, NOT_PLAIN } from '../report/json-text.js';
 import { IdState, MadeRow, type RequestIdRow } from './aggregates.js';
-import { cadenceOf, countOf, gapOf, median, placeOf } from './cadence.js';
+import { cadenceOf, countOf, gapArray, gapOf, median, placeOf } from './cadence.js';
 
 const EMPTY = -1;
 /** A place whose id came back (unpacked): probing goes on past it. */
@@ -268,11 +268,11 @@ export class RetiredIds {
   /** The cursor of cursor(): no call holds it past its return. */
   private readonly at = new Cursor(Buffer.alloc(0), 0);
   /** The record of read(): no call holds it past its return. */
-  private readonly fields: Fields = { order: 0, id: '', segments: null, selected: null, entries: 0, refreshPairs: 0, diagnosed: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, median: null, plain: true, histogram: [] };
+  private readonly fields: Fields = { order: 0, id: '', segments: null, selected: null, entries: 0, refreshPairs: 0, diagnosed: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, median: null, plain: true, histogram: gapArray() };
   /** The record of rawAt(): no call holds it past its return. */
   private readonly raw: RawRow = { block: Buffer.alloc(0), idAt: 0, idLength: 0, segments: 0, segmentAt: [], segmentLength: [], entries: 0, refreshPairs: 0, firstInstant: 0, firstOffset: 0, firstNegative: false, lastInstant: 0, lastOffset: 0, lastNegative: false, count: 0, last: 0, longest: 0, median: null, plain: true };
   /** The gaps rowAt() reads: no call holds them past its return. */
-  private readonly gaps: number[] = [];
+  private readonly gaps: number[] = gapArray();
   /** Bytes used of the last block. */
   private used = 0;
   /** Open addressing: each place holds a packed state's offset, EMPTY or GONE... */
@@ -460,7 +460,7 @@ export class RetiredIds {
 
   unpack(offset: number): { state: IdState; order: number } {
     // A new array: the state keeps it.
-    const f = this.read(offset, []);
+    const f = this.read(offset, gapArray());
     const s = new IdState(f.id);
     for (const seg of f.segments ?? []) s.addSegment(seg);
     s.selectedSegments = f.selected;

@@ -1,3 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CadenceTracker, median } from '../../src/analyse/cadence.js';
@@ -94,5 +99,30 @@ describe('cadence', () => {
     const c = check(log(...Array.from({ length: NOTES_KEPT + 6 }, (_, i) => pair(stamp(i)))), { gapSeconds: 60 });
     expect(c.summary.notes).toHaveLength(NOTES_KEPT);
     expect(c.summary.notesTotal).toBe(NOTES_KEPT + 5);
+  });
+});
+
+describe('gap histograms, to V8', () => {
+  it('are arrays of doubles whatever their gaps: made by a tracker, empty, or unpacked', () => {
+    // Places below 2^31 are small integers to V8, and an array of them takes another map
+    // than one of doubles (a gap of 512 s or more): code compiled for the one was thrown
+    // away for the other. Asked of V8 itself, in a process that may (natives syntax).
+    const dist = fileURLToPath(new URL('../../dist/analyse/', import.meta.url));
+    const script = `
+      const { IdState } = await import(${JSON.stringify(join(dist, 'aggregates.js'))});
+      const { RetiredIds } = await import(${JSON.stringify(join(dist, 'retired.js'))});
+      const short = new IdState('3fa9c2d1');
+      for (const at of [0, 60, 121, 180]) short.add(1763700000 + at, 300);
+      const none = new IdState('a08ff49b');
+      const r = new RetiredIds();
+      r.put(short, 0);
+      const back = r.take('3fa9c2d1').state;
+      console.log(JSON.stringify([%HasDoubleElements(short.gapHistogram()), %HasDoubleElements(none.gapHistogram()), %HasDoubleElements(back.gapHistogram())]));
+    `;
+    const file = join(mkdtempSync(join(tmpdir(), 'webmail-log-gaps-')), 'kinds.mjs');
+    writeFileSync(file, script);
+    const r = spawnSync(process.execPath, ['--allow-natives-syntax', file], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual([true, true, true]);
   });
 });
