@@ -29,7 +29,7 @@ const COUNT_BITS = 4194304;
 // 512 s or more) is a floating-point remainder, which made the median of a report's
 // hundred thousand rows cost several times what these do.
 export const gapOf = (place: number): number => Math.floor(place / COUNT_BITS);
-export const countOf = (place: number): number => place - gapOf(place) * COUNT_BITS;
+const countOf = (place: number): number => place - gapOf(place) * COUNT_BITS;
 /** The place of a gap seen `count` times. */
 export const placeOf = (gap: number, count: number): number => gap * COUNT_BITS + count;
 

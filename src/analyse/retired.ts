@@ -7,7 +7,7 @@
 import { isoAt } from '../parse/calendar.js';
 import { isPlain, NOT_PLAIN } from '../report/json-text.js';
 import { IdState, MadeRow, type RequestIdRow } from './aggregates.js';
-import { cadenceOf, countOf, gapArray, gapOf, median, placeOf } from './cadence.js';
+import { cadenceOf, gapArray, gapOf, median, placeOf } from './cadence.js';
 
 const EMPTY = -1;
 /** A place whose id came back (unpacked): probing goes on past it. */
@@ -347,9 +347,10 @@ export class RetiredIds {
       // a minute) took five.
       let gap = 0;
       for (let i = 0; i < places; i++) {
-        end = writeUint(buf, end, gapOf(h[i]) - gap);
-        end = writeUint(buf, end, countOf(h[i]));
-        gap = gapOf(h[i]);
+        const next = gapOf(h[i]);
+        end = writeUint(buf, end, next - gap);
+        end = writeUint(buf, end, h[i] - placeOf(next, 0));
+        gap = next;
       }
     } else for (let i = 0; i < places; i++) end = writeNum(buf, end, h[i]);
     // A place holds an offset of BLOCK_BITS: a block larger than BLOCK is its state's own,
