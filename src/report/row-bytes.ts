@@ -189,13 +189,17 @@ function writeRows(out: Pieces, rows: RetiredIds, places: ArrayLike<number>, i: 
 }
 
 /**
- * The writer run over 1,024 rows once 16,384 ids are packed, its text dropped, so that V8
+ * The writer run over 1,024 rows once 4,096 ids are packed, its text dropped, so that V8
  * has compiled it by the report. Real rows, not made-up ones: what the code is compiled
  * for is what it will meet. *short* (117,149 ids), five interleaved runs each, the time
  * writeRows took for the whole list: 155–202 ms unwarmed (its first 8,192 rows 32–48
  * ms), 125–144 warmed on 1,024 rows (12–17 ms), 130–161 on 2,048; the warming takes
  * 18–24 ms of the analysing thread during the reading, while the worker keeps the other
- * core busy.
+ * core busy. From 4,096 packed ids, not 16,384: *busy* (9,025 ids) never got there, and
+ * wrote its whole list cold; from `finish()` to the exit, its JSON read through a pipe,
+ * five interleaved runs each: 80–109 ms (median 94) → 45–75 (median 47). *short*'s
+ * report the same either way (120–170 ms, to /dev/null). Below 4,096 ids, a cold list
+ * takes about as long as the warming would.
  *
  * Twice over, in pieces of 16 KiB: V8 compiles a function once it has run a while with
  * type feedback that holds still, and collects none over a function's first calls. Once
@@ -210,7 +214,7 @@ const WARMING_PASSES = 2;
 const WARMING_PIECE = 16 << 10;
 
 export const ROW_WARMING: RowWarming = {
-  after: 16_384,
+  after: 4_096,
   rows: 1_024,
   write(packed: PackedRows): void {
     for (let pass = 0; pass < WARMING_PASSES; pass++) {
