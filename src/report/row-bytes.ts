@@ -13,7 +13,7 @@
 import type { RowWarming } from '../analyse/analyser.js';
 import type { PackedRows, RawRow, RetiredIds } from '../analyse/retired.js';
 import { asciiInto } from '../parse/bytes.js';
-import { isoInto } from '../parse/calendar.js';
+import { isoInto, primeStamps } from '../parse/calendar.js';
 import { WRITE_PIECE, type ReportPiece } from './reporter.js';
 import { rowText } from './row-text.js';
 import { digits, digitsBefore, FLAT, INDENTED, Templates, writeFromTemplate, type Words } from './row-templates.js';
@@ -217,6 +217,7 @@ export const ROW_WARMING: RowWarming = {
   after: 4_096,
   rows: 1_024,
   write(packed: PackedRows): void {
+    primeStamps();
     for (let pass = 0; pass < WARMING_PASSES; pass++) {
       // A row read whole too, as one that JSON escapes is (and as an id that comes back is
       // unpacked): the reading of their numbers, shared, then meets both records.

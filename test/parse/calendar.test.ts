@@ -1,3 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { civilFromSeconds, daysFromCivil, daysInMonth, isLeapYear, isoAt, isoInto, monthNumber } from '../../src/parse/calendar.js';
@@ -92,5 +97,35 @@ describe('calendar', () => {
         expect(buf.toString('latin1', 0, at)).toBe(text);
       }),
     );
+  });
+
+  it('isoInto stays compiled across a new day once primeStamps has run', () => {
+    // V8 keeps no type feedback over a function's first calls, and isoInto makes a day's
+    // bytes on its first: compiled over stamps of one day, it was thrown away at the next
+    // day. Asked of V8 itself, in a process that may (natives syntax), with and without.
+    const calendar = fileURLToPath(new URL('../../dist/parse/calendar.js', import.meta.url));
+    const script = `
+      const { isoInto, primeStamps } = await import(${JSON.stringify(calendar)});
+      if (process.argv[2] === 'primed') primeStamps();
+      const buf = new Uint8Array(64);
+      const stamps = (from, n) => { for (let i = 0; i < n; i++) isoInto(buf, 0, from + (i % 80000), 3600, false); };
+      stamps(1793574000, 200000);
+      const before = (%GetOptimizationStatus(isoInto) & 16) !== 0;
+      stamps(1793574000 + 5 * 86400, 1);
+      console.log(JSON.stringify([before, (%GetOptimizationStatus(isoInto) & 16) !== 0, buf.toString()]));
+    `;
+    const file = join(mkdtempSync(join(tmpdir(), 'webmail-log-stamps-')), 'days.mjs');
+    writeFileSync(file, script);
+    const run = (arg: string) => {
+      const r = spawnSync(process.execPath, ['--allow-natives-syntax', file, arg], { encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      return JSON.parse(r.stdout) as [boolean, boolean, string];
+    };
+    const bytes = Buffer.alloc(64);
+    isoInto(bytes, 0, 1793574000 + 5 * 86400, 3600, false);
+    // Compiled (kOptimized, bit 4), and still so after the new day; the bytes its own.
+    expect(run('primed')).toEqual([true, true, new Uint8Array(bytes).toString()]);
+    // Without it, thrown away: what the primer is for (if V8 stops doing so, this says).
+    expect(run('cold').slice(0, 2)).toEqual([true, false]);
   });
 });
