@@ -1,12 +1,15 @@
 // The pipeline: input names → bytes → entries → violations and a summary. Reports are
 // made from what it returns and from the violations it hands on as they are decided.
 
-import { Analyser, type AnalyseSettings, type Counts, type Summary } from './analyse/analyser.js';
+import { Analyser, type AnalyseSettings, type Counts, type RowWarming, type Summary } from './analyse/analyser.js';
 import type { Violation } from './analyse/violation.js';
 import type { EntrySink, Feed, Stream } from './feed.js';
 import { Assembler, type RawEntrySink, type ReadInto } from './parse/assembler.js';
 import { EntryReader, type Entry } from './parse/entry.js';
-import { primeReading } from './parallel/primer.js';
+import { primeReading, sessionsPrimer } from './parallel/primer.js';
+
+/** A row warming for the primer's streams: run once, it writes nothing. */
+const NO_WARMING: RowWarming = { after: 1, rows: 1, write: () => {} };
 
 /**
  * One input's bytes into the stream. Feeds of several inputs may take turns (files
@@ -130,6 +133,11 @@ export class StreamChecker implements Stream {
     // first, which are never packed: priming the packing too (110 sessions) left a
     // run's deoptimisations as they were (docs/speed.md).
     primeReading(new StreamChecker({ ...settings, retire: { afterSeconds: 0, keep: 0, every: 1 }, timelineRuns: 4 }, () => {}).addFile('primer'), settings.pairWindow);
+    // Then sessions packed and taken back, dozens of each (see sessionsPrimer), with a row
+    // warming that writes nothing: its call from the look for idle ids is a path too.
+    const sessions = new StreamChecker({ ...settings, retire: { afterSeconds: 0, keep: 0, every: 1 }, warmRows: NO_WARMING }, () => {}).addFile('primer');
+    sessions.push(Buffer.from(sessionsPrimer()));
+    sessions.end();
   }
 
   /** The running counts (for live metrics): nothing is decided by reading them. */

@@ -156,9 +156,11 @@ export class Analyser {
   /**
    * The diagnoses' marks of each packed id, by its place in idOrder: the diagnosis reads
    * every id's marks once the stream ends, and read from the packed bytes that took
-   * 15-30 ms of *short* (117,000 ids) after the reading, with the other core idle.
+   * 15-30 ms of *short* (117,000 ids) after the reading, with the other core idle. It
+   * starts small, so that the primer's packed ids (sessionsPrimer) grow it: a growth first
+   * met during the reading threw away the compiled look for idle ids.
    */
-  private packedMarks = new Int32Array(1024);
+  private packedMarks = new Int32Array(64);
   private readonly retire: RetireSettings;
   private entriesSinceRetiring = 0;
   /** Null once run (or with no report to warm). */

@@ -2,10 +2,11 @@
 // before it optimises (src/parallel/primer.ts). It must hold every shape, and leave no
 // trace in the stream it is run for.
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { RetiredIds } from '../../src/analyse/retired.js';
 import { RULE_IDS, severities } from '../../src/analyse/rules.js';
 import type { Violation } from '../../src/analyse/violation.js';
-import { primeParsing, primeReading } from '../../src/parallel/primer.js';
+import { primeParsing, primeReading, sessionsPrimer } from '../../src/parallel/primer.js';
 import { StreamChecker } from '../../src/pipeline.js';
 import { log, pair, imap } from '../helpers.js';
 
@@ -37,6 +38,29 @@ describe('the primer', () => {
     // the last pending lookup back), so this order says the younger one was kept waiting.
     const given = violations.filter((v) => v.rule === 'pair-incomplete' && (v.requestId === 'a0a0a0a0' || v.requestId === 'b0b0b0b0'));
     expect(given.slice(0, 2).map((v) => v.requestId)).toEqual(['a0a0a0a0', 'b0b0b0b0']);
+  });
+
+  it('packs dozens of ids and takes each back, for a stream that packs them when idle', () => {
+    // V8 keeps no feedback over a function's first calls: a path taken once or twice while
+    // priming counts for nothing, so the sessions primer takes each dozens of times.
+    const put = vi.spyOn(RetiredIds.prototype, 'put');
+    const take = vi.spyOn(RetiredIds.prototype, 'take');
+    try {
+      const checker = new StreamChecker({ ...settings, retire: { afterSeconds: 0, keep: 0, every: 1 } }, () => {});
+      const feed = checker.addFile('primer');
+      feed.push(Buffer.from(sessionsPrimer()));
+      feed.end();
+      const summary = checker.finish();
+      const back = take.mock.results.filter((r) => r.value !== null).length;
+      expect(back).toBeGreaterThanOrEqual(32);
+      // Packed again after coming back, and every id a report lists past its first 100.
+      expect(put.mock.calls.length).toBeGreaterThanOrEqual(2 * back);
+      expect(summary.requestIds.length).toBe(100 + back);
+      expect(summary.refreshPairs).toBe(100 + 2 * back);
+    } finally {
+      put.mockRestore();
+      take.mockRestore();
+    }
   });
 
   it('leaves no trace in the stream it is run for', () => {
