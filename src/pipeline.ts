@@ -1,7 +1,7 @@
 // The pipeline: input names → bytes → entries → violations and a summary. Reports are
 // made from what it returns and from the violations it hands on as they are decided.
 
-import { Analyser, type AnalyseSettings, type Counts, type RowWarming, type Summary } from './analyse/analyser.js';
+import { Analyser, REFRESH_ROWS, type AnalyseSettings, type Counts, type RowWarming, type Summary } from './analyse/analyser.js';
 import type { Violation } from './analyse/violation.js';
 import type { EntrySink, Feed, Stream } from './feed.js';
 import { Assembler, type RawEntrySink, type ReadInto } from './parse/assembler.js';
@@ -130,13 +130,12 @@ export class StreamChecker implements Stream {
     // merging the timeline's buckets, as a log does once it has 16,384 runs: the
     // analyser's entry, compiled without it, was thrown away there and compiled again
     // (on *short* 1 GB, 10 ms of a run and 20 of CPU). The primer's ids are a report's
-    // first, which are never packed: priming the packing too (110 sessions) left a
-    // run's deoptimisations as they were (docs/speed.md).
+    // first, which are never packed: the third stream packs ids.
     primeReading(new StreamChecker({ ...settings, retire: { afterSeconds: 0, keep: 0, every: 1 }, timelineRuns: 4 }, () => {}).addFile('primer'), settings.pairWindow);
     // Then sessions packed and taken back, dozens of each (see sessionsPrimer), with a row
     // warming that writes nothing: its call from the look for idle ids is a path too.
     const sessions = new StreamChecker({ ...settings, retire: { afterSeconds: 0, keep: 0, every: 1 }, warmRows: NO_WARMING }, () => {}).addFile('primer');
-    sessions.push(Buffer.from(sessionsPrimer()));
+    sessions.push(Buffer.from(sessionsPrimer(REFRESH_ROWS)));
     sessions.end();
   }
 

@@ -124,7 +124,7 @@ export const NOTES_KEPT = 1000;
 /** Packed ids' states kept for new ids: more than a busy server's sessions open at once. */
 const SPARE_STATES = 1024;
 /** Request ids, in the order of the report, whose refreshes the timeline charts. */
-const REFRESH_ROWS = 100;
+export const REFRESH_ROWS = 100;
 
 /** A duration for a message: `17 s`, `59 min 40 s`, `3 h 2 min`. */
 export function duration(seconds: number): string {

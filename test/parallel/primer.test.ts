@@ -3,6 +3,7 @@
 // trace in the stream it is run for.
 
 import { describe, expect, it, vi } from 'vitest';
+import { REFRESH_ROWS } from '../../src/analyse/analyser.js';
 import { RetiredIds } from '../../src/analyse/retired.js';
 import { RULE_IDS, severities } from '../../src/analyse/rules.js';
 import type { Violation } from '../../src/analyse/violation.js';
@@ -48,15 +49,15 @@ describe('the primer', () => {
     try {
       const checker = new StreamChecker({ ...settings, retire: { afterSeconds: 0, keep: 0, every: 1 } }, () => {});
       const feed = checker.addFile('primer');
-      feed.push(Buffer.from(sessionsPrimer()));
+      feed.push(Buffer.from(sessionsPrimer(REFRESH_ROWS)));
       feed.end();
       const summary = checker.finish();
       const back = take.mock.results.filter((r) => r.value !== null).length;
       expect(back).toBeGreaterThanOrEqual(32);
-      // Packed again after coming back, and every id a report lists past its first 100.
+      // Packed again after coming back, and every id listed: the first ones and those.
       expect(put.mock.calls.length).toBeGreaterThanOrEqual(2 * back);
-      expect(summary.requestIds.length).toBe(100 + back);
-      expect(summary.refreshPairs).toBe(100 + 2 * back);
+      expect(summary.requestIds.length).toBe(REFRESH_ROWS + back);
+      expect(summary.refreshPairs).toBe(REFRESH_ROWS + 2 * back);
     } finally {
       put.mockRestore();
       take.mockRestore();
