@@ -10,6 +10,8 @@ import { primeReading, sessionsPrimer } from './parallel/primer.js';
 
 /** A row warming for the primer's streams: run once, it writes nothing. */
 const NO_WARMING: RowWarming = { after: 1, rows: 1, write: () => {} };
+/** Ids packed as soon as they are idle, looked for at every entry: the primer's later streams. */
+const EAGER_RETIRE = { afterSeconds: 0, keep: 0, every: 1 };
 
 /**
  * One input's bytes into the stream. Feeds of several inputs may take turns (files
@@ -131,10 +133,10 @@ export class StreamChecker implements Stream {
     // analyser's entry, compiled without it, was thrown away there and compiled again
     // (on *short* 1 GB, 10 ms of a run and 20 of CPU). The primer's ids are a report's
     // first, which are never packed: the third stream packs ids.
-    primeReading(new StreamChecker({ ...settings, retire: { afterSeconds: 0, keep: 0, every: 1 }, timelineRuns: 4 }, () => {}).addFile('primer'), settings.pairWindow);
+    primeReading(new StreamChecker({ ...settings, retire: EAGER_RETIRE, timelineRuns: 4 }, () => {}).addFile('primer'), settings.pairWindow);
     // Then sessions packed and taken back, dozens of each (see sessionsPrimer), with a row
     // warming that writes nothing: its call from the look for idle ids is a path too.
-    const sessions = new StreamChecker({ ...settings, retire: { afterSeconds: 0, keep: 0, every: 1 }, warmRows: NO_WARMING }, () => {}).addFile('primer');
+    const sessions = new StreamChecker({ ...settings, retire: EAGER_RETIRE, warmRows: NO_WARMING }, () => {}).addFile('primer');
     sessions.push(Buffer.from(sessionsPrimer(REFRESH_ROWS)));
     sessions.end();
   }
