@@ -16,7 +16,28 @@
 //   peak RSS of that log from 203 to 177 MiB, and of a stream of a million ids from 215
 //   to 175 MiB, at the same speed (npm run bench).
 
+// - V8's flags are the process's, and Node keeps its own modules compiled in a code cache
+//   that V8 accepts only under the flags it was made with (their hash). A worker started
+//   under these flags compiled every module of its bootstrap again: from `new Worker` to
+//   its module's first line 100-160 ms against 75-110, alone on an idle machine, and in a
+//   run, on cores the reading shares, a worker's CPU profile put some 90 ms in Node's
+//   compiling of its internals. So the flags are V8's own while a worker starts (see
+//   Parsers), and the worker sets these again once it has (it imports this module first).
+
 import { setFlagsFromString } from 'node:v8';
 
-setFlagsFromString('--semi-space-growth-factor=1');
-setFlagsFromString('--heap-growing-percent=5');
+/** The settings above, and V8's defaults for the same flags. */
+const TUNED = ['--semi-space-growth-factor=1', '--heap-growing-percent=5'];
+const V8_DEFAULTS = ['--semi-space-growth-factor=2', '--heap-growing-percent=0'];
+
+/** Sets the flags above (for the whole process). */
+export function tuneHeap(): void {
+  for (const flag of TUNED) setFlagsFromString(flag);
+}
+
+/** Sets V8's defaults for the same flags: while a worker starts, for Node's code cache to be used. */
+export function untuneHeap(): void {
+  for (const flag of V8_DEFAULTS) setFlagsFromString(flag);
+}
+
+tuneHeap();

@@ -7,6 +7,7 @@
 // all of that again, on a core the analysis needed.
 
 import { Worker } from 'node:worker_threads';
+import { untuneHeap } from '../heap.js';
 import { ChunkParser } from './chunk.js';
 import { RecordReader, RecordWriter, type RecordBatch } from './records.js';
 
@@ -40,6 +41,9 @@ export class Parsers {
   private broken = false;
 
   constructor(count: number) {
+    // V8's own flags while the workers start, so that Node's code cache of its modules is
+    // used; each worker sets ours again once it has started (heap.ts).
+    untuneHeap();
     this.workers = Array.from({ length: count }, () => new Worker(new URL('./worker.js', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 8 } }));
     this.readers = this.workers.map(() => new RecordReader());
     for (const w of this.workers) {
