@@ -15,7 +15,6 @@
 //   100,000 request ids was made. Growing by 5 % (V8 still adds a minimum step) holds the
 //   peak RSS of that log from 203 to 177 MiB, and of a stream of a million ids from 215
 //   to 175 MiB, at the same speed (npm run bench).
-
 // - V8's flags are the process's, and Node keeps its own modules compiled in a code cache
 //   that V8 accepts only under the flags it was made with (their hash). A worker started
 //   under these flags compiled every module of its bootstrap again: from `new Worker` to

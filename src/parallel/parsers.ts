@@ -42,7 +42,8 @@ export class Parsers {
 
   constructor(count: number) {
     // V8's own flags while the workers start, so that Node's code cache of its modules is
-    // used; each worker sets ours again once it has started (heap.ts).
+    // used; each worker sets ours again once it has started (heap.ts). Of several, one
+    // still starting then compiles the rest of its modules without the cache, as all did.
     untuneHeap();
     this.workers = Array.from({ length: count }, () => new Worker(new URL('./worker.js', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 8 } }));
     this.readers = this.workers.map(() => new RecordReader());
