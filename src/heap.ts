@@ -1,12 +1,12 @@
 // V8's heap, sized for a tool that may run for months beside the service it watches.
-// Imported first, before the heap has grown.
+// Set (tuneHeap) by each thread as it starts, before its heap has grown.
 //
 // - The young generation starts small and, under a high allocation rate (entries come
 //   by the million), doubles up to 2 × 16 MiB and keeps that memory. Its maximum is fixed
 //   when the heap is made (`--max-semi-space-size` set here did nothing: the new space
 //   still grew to 32 MiB), but its growth factor is read at each growth: 1 keeps it at
 //   the size it has now (2 × 1-2 MiB). Starting a worker thread resets V8's flags for the
-//   whole process, so a parsing worker imports this module first, too; in the 50-170 ms
+//   whole process, so a parsing worker sets them too, as it starts; in the 50-170 ms
 //   before it does, the main thread's grows to 2 × 4 MiB, and stays so. Peak RSS on 1 GB,
 //   at the same speed (interleaved runs): --jobs 1, the busy log 107-111 → 79-80 MiB and
 //   the short-session log 129-130 → 97; by default 130-133 → 117-118 and 173-180 → 140.
@@ -21,7 +21,10 @@
 //   its module's first line 100-160 ms against 75-110, alone on an idle machine, and in a
 //   run, on cores the reading shares, a worker's CPU profile put some 90 ms in Node's
 //   compiling of its internals. So the flags are V8's own while a worker starts (see
-//   Parsers), and the worker sets these again once it has (it imports this module first).
+//   Parsers), and the worker sets these again once it has. For the same reason they are
+//   set once the program's modules are loaded, not before: commander requires
+//   child_process (five of Node's modules) as it loads, which took 6-9 ms of every run's
+//   start under these flags, against 2.
 
 import { setFlagsFromString } from 'node:v8';
 
@@ -38,5 +41,3 @@ export function tuneHeap(): void {
 export function untuneHeap(): void {
   for (const flag of V8_DEFAULTS) setFlagsFromString(flag);
 }
-
-tuneHeap();

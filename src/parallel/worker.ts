@@ -1,10 +1,8 @@
 // A parsing worker: takes chunks of a file, answers each with its records.
 
-// First: starting a worker thread resets V8's flags for the whole process, this thread's
-// and the one that started it (the young generation then grew to 32 MiB in both).
-import '../heap.js';
 import { closeSync, openSync } from 'node:fs';
 import { InputError } from '../errors.js';
+import { tuneHeap } from '../heap.js';
 import { parentPort } from 'node:worker_threads';
 import { ChunkParser } from './chunk.js';
 import { primeParsing } from './primer.js';
@@ -91,6 +89,10 @@ const CUT_AT = 4;
  * runs each). A lone thread is 7 % slower in such pieces, and its memory did not change.
  */
 const WORKER_GUNZIP_PIECE = 1 << 18;
+
+// First: starting a worker thread resets V8's flags for the whole process, this thread's
+// and the one that started it (the young generation then grew to 32 MiB in both).
+tuneHeap();
 
 // Before saying it is ready: a worker would otherwise parse its first chunks while V8
 // compiles this again and again (primer.ts).

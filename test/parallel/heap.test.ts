@@ -16,7 +16,7 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 /** The new space's size in MiB after allocating 3 million short-lived objects, with or without a parsing worker started first. */
 function newSpaceMiB(withWorker: boolean): number {
   const script = `
-    await import(${JSON.stringify(DIST + 'heap.js')});
+    (await import(${JSON.stringify(DIST + 'heap.js')})).tuneHeap();
     const v8 = await import('node:v8');
     const { Worker } = await import('node:worker_threads');
     if (${withWorker}) {
