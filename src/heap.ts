@@ -28,16 +28,18 @@
 
 import { setFlagsFromString } from 'node:v8';
 
-/** The settings above, and V8's defaults for the same flags. */
-const TUNED = ['--semi-space-growth-factor=1', '--heap-growing-percent=5'];
-const V8_DEFAULTS = ['--semi-space-growth-factor=2', '--heap-growing-percent=0'];
+/** Each flag: the setting above, and V8's default for it. */
+const FLAGS: [flag: string, ours: number, v8s: number][] = [
+  ['semi-space-growth-factor', 1, 2],
+  ['heap-growing-percent', 5, 0],
+];
 
 /** Sets the flags above (for the whole process). */
 export function tuneHeap(): void {
-  for (const flag of TUNED) setFlagsFromString(flag);
+  for (const [flag, ours] of FLAGS) setFlagsFromString(`--${flag}=${ours}`);
 }
 
 /** Sets V8's defaults for the same flags: while a worker starts, for Node's code cache to be used. */
 export function untuneHeap(): void {
-  for (const flag of V8_DEFAULTS) setFlagsFromString(flag);
+  for (const [flag, , v8s] of FLAGS) setFlagsFromString(`--${flag}=${v8s}`);
 }
