@@ -104,6 +104,18 @@ export interface RecordBatch {
   lines: number;
 }
 
+/**
+ * The last request id and segment a writer numbered, in an object of their own, made anew
+ * for each batch: sessions interleave, so the id changes at most entries. Kept in the
+ * writer, which soon lives in V8's old space, each such store of a string still young
+ * (every id and segment of a short session is young all its life) called the write
+ * barrier's stub; stored into an object made for the batch, mostly still young, it does not.
+ */
+interface Last {
+  id: string;
+  segment: string;
+}
+
 /** The worker's side: numbers strings and signatures, once each, for the life of the worker. */
 export class RecordWriter {
   private instants: Float64Array = float64s(1024);
@@ -158,11 +170,11 @@ export class RecordWriter {
    * The last request id and segment numbered, with their numbers: a refresh writes two
    * entries of one session in a row, the second numbered without a look at the cache. A
    * number stays good until the tables are started afresh (the reader keeps every one).
+   * The strings are held in an object made anew each batch (see Last), the numbers here.
    */
-  private lastId = NO_STRING;
+  private last: Last = { id: NO_STRING, segment: NO_STRING };
   private lastIdSlot = -1;
   private lastIdRef = 0;
-  private lastSegment = NO_STRING;
   private lastSegmentRef = 0;
   /** Arrays given back after reading, to be filled again: nothing new per chunk. */
   private readonly spare: [Float64Array, Int32Array][] = [];
@@ -230,14 +242,15 @@ export class RecordWriter {
     }
     const id = e.requestId;
     const slot = e.idSlot;
+    const last = this.last;
     // Whether this entry's id is another than the entry before's, told by its slot first.
     let idChanged = false;
     if (id !== null) {
       flags |= F_ID;
-      if (slot !== this.lastIdSlot || id !== this.lastId) {
+      if (slot !== this.lastIdSlot || id !== last.id) {
         idChanged = true;
         this.lastIdRef = slot < 0 ? this.string(id) : this.idRef(id, slot);
-        this.lastId = id;
+        last.id = id;
         this.lastIdSlot = slot;
       }
       this.ints[at + 2] = this.lastIdRef;
@@ -247,7 +260,7 @@ export class RecordWriter {
       flags |= F_SEGMENT;
       // With another id, the segment that id had (most often the same string); else the
       // entry before's.
-      if (idChanged && slot >= 0 ? this.idSegments[slot] !== segment : segment !== this.lastSegment) {
+      if (idChanged && slot >= 0 ? this.idSegments[slot] !== segment : segment !== last.segment) {
         this.lastSegmentRef = this.string(segment);
         if (slot >= 0) {
           this.idSegments[slot] = segment;
@@ -256,9 +269,7 @@ export class RecordWriter {
       } else if (idChanged && slot >= 0) {
         this.lastSegmentRef = this.idSegmentRefs[slot];
       }
-      // Stored only when it changes: a young string stored into this old writer calls V8's
-      // write barrier, and a short session's segments are young all their life.
-      if (segment !== this.lastSegment) this.lastSegment = segment;
+      if (segment !== last.segment) last.segment = segment;
       this.ints[at + 3] = this.lastSegmentRef;
     }
     const sig = e.signature;
@@ -328,9 +339,9 @@ export class RecordWriter {
       this.numbered = 0;
       this.signatureRefs.clear();
       this.signatureA = this.signatureB = null;
-      this.lastId = this.lastSegment = NO_STRING;
       this.lastIdSlot = -1;
     }
+    this.last = this.reset ? { id: NO_STRING, segment: NO_STRING } : { id: this.last.id, segment: this.last.segment };
     return batch;
   }
 }
