@@ -476,7 +476,10 @@ export class EntryReader {
     if (t.request === RequestCode.Refresh) {
       e.side = e.signature.tableSide ?? sideOfTable(tableAfterFrom(decode(buf, parts.queryStart, end - t.length)));
     }
-    if (e.requestId !== null) this.bodies.keep(e.requestId, this.idSlot, buf, bufAt, at, end, e);
+    // Only a refresh's body is kept: the two lookups of every refresh repeat byte for byte,
+    // while a login's or an entry page's comes once a session (in the bench's logs none
+    // came again), and a place copied for each cost *short* two copies a session more.
+    if (e.requestId !== null && t.request === RequestCode.Refresh) this.bodies.keep(e.requestId, this.idSlot, buf, bufAt, at, end, e);
     return e;
   }
 

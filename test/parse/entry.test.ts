@@ -3,7 +3,7 @@
 // whole stream reads every entry as a fresh reader reads it alone.
 
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Assembler } from '../../src/parse/assembler.js';
 import { EntryReader, type Entry } from '../../src/parse/entry.js';
 import { RequestCode } from '../../src/parse/request.js';
@@ -211,5 +211,29 @@ describe("the reader's space", () => {
     expect({ ...b.summary, files: 1 }).toEqual(a.summary);
     expect(b.requestIds).toEqual(a.requestIds);
     expect(b.signatures).toEqual(a.signatures);
+  });
+});
+
+describe('EntryReader, bodies kept by request id', () => {
+  it("keeps a refresh's body for its id to find again, not a login's or an entry page's", () => {
+    // A refresh's two lookups repeat byte for byte all session long; a login's and an
+    // entry page's body comes once a session: kept, it was a copy for nothing. Whether a
+    // body was found again shows in whether its head was read (likeHead) the second time.
+    const at = (request: string) =>
+      `[21-Nov-2026 10:00:00 +0100]: <3fa9c2d1> DB Error: [1] no such table: calendars (SQL Query: SELECT * FROM calendars) in ${SRC} on line 578 (${request})`;
+    const headsRead = (line: string, request: RequestCode): number => {
+      const reader = new EntryReader();
+      const likeHead = vi.spyOn(reader as unknown as { likeHead: () => unknown }, 'likeHead');
+      const read: Entry[] = [];
+      const asm = new Assembler({ entry: (b, s, e, c, f, l) => read.push({ ...reader.read(b, s, e, c, f, 0, l), line: 1 }), orphanRun: () => {} });
+      asm.push(Buffer.from(log(line, line)));
+      asm.endFile();
+      expect(read.map((e) => e.request)).toEqual([request, request]);
+      expect(read[1]).toEqual(read[0]);
+      return likeHead.mock.calls.length;
+    };
+    expect(headsRead(at('POST /cpsess0123456789/x?_task=mail&_action=refresh'), RequestCode.Refresh)).toBe(1);
+    expect(headsRead(at('POST /cpsess0123456789/x?_task=login&_action=login&login=1&post_login=12345678901234'), RequestCode.Login)).toBe(2);
+    expect(headsRead(at('GET /cpsess0123456789/3rdparty/roundcube/'), RequestCode.Entry)).toBe(2);
   });
 });
