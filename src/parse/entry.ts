@@ -172,9 +172,9 @@ interface Body {
 }
 
 /**
- * The last bodies of one request id. A refresh writes two (local and remote-sync), and the
- * next refresh the same two again; a third place keeps one other error (a login's, one
- * written another way) from pushing either of them out.
+ * The last bodies of one request id (a refresh's: see EntryReader.read). A refresh writes
+ * two (local and remote-sync), and the next refresh the same two again; a third place keeps
+ * one written another way from pushing either of them out.
  */
 interface Bodies {
   a: Body;
@@ -298,7 +298,7 @@ function newBody(at: number): Body {
 
 /**
  * Reads entries from their bytes. It keeps what makes that cheap (the strings made once
- * per distinct id, segment and DB error; each request id's last tail and last three DB
+ * per distinct id, segment and DB error; each request id's last tail and last three refresh
  * error bodies; the last few tails and heads of any id, as shapes) for one stream of
  * inputs; two streams each have their own. What it keeps changes how fast an entry is
  * read, never what is read (test/parse/entry.test.ts).

@@ -1,6 +1,6 @@
-// The EntryReader's caches (each request id's last tail, its last three DB error bodies, the
-// interners) change how fast an entry is read, never what is read: one reader over a
-// whole stream reads every entry as a fresh reader reads it alone.
+// The EntryReader's caches (each request id's last tail, its last three refresh error
+// bodies, the interners) change how fast an entry is read, never what is read: one reader
+// over a whole stream reads every entry as a fresh reader reads it alone.
 
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
