@@ -392,7 +392,6 @@ export class EntryReader {
     // An assembler hands on a new view of its buffer for each block it reads: asked once a block.
     if (buf !== this.seen) this.newBlock(buf);
     const e = this.shared;
-    const parts = this.parts;
     e.fileIndex = fileIndex;
     e.line = line;
     e.truncated = truncated;
@@ -428,6 +427,19 @@ export class EntryReader {
         return e;
       }
     }
+    return this.readMissed(e, buf, bufAt, at, end);
+  }
+
+  /**
+   * The rest of read() for an entry whose body its id did not write before (or that has
+   * no id): its kind, and a DB error's head and tail. A method of its own, which TurboFan
+   * compiles apart: on *short* a fifth of the entries come here, and as part of read() the
+   * readers it calls were inlined there, making read()'s code larger and its compiles
+   * longer. Split so, a parse of *short*'s first 200 MB ran 2.7 % fewer instructions (41 M
+   * fewer in compiled code, 72 M in TurboFan).
+   */
+  private readMissed(e: Entry, buf: Buffer, bufAt: number, at: number, end: number): Entry {
+    const parts = this.parts;
     e.kind = kindAt(buf, at, end, this.kinds);
     if (e.kind !== 'DB') {
       if (scanRequest(buf, at, end, parts) >= 0) {
