@@ -1,6 +1,10 @@
 // Shared by the tests: build log lines like the service writes them, and run the
 // pipeline on text in memory.
 
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { compareViolations, type Violation } from '../src/analyse/violation.js';
 import { severities, type Severities } from '../src/analyse/rules.js';
 import type { RetireSettings, RowWarming, Summary } from '../src/analyse/analyser.js';
@@ -161,4 +165,15 @@ export function keysOfOneSet(lengths: readonly number[]): string[] {
     if (s === set) keys.push(key);
   }
   return keys;
+}
+
+/**
+ * A test that asks V8 itself how it holds or compiled something: `script`, an ES module's
+ * text, written once and run by a Node process that may use natives syntax (`%…`), with
+ * `flags` besides (`--expose-gc`); each call runs it with its arguments.
+ */
+export function withNatives(name: string, script: string, flags: readonly string[] = []): (...args: string[]) => SpawnSyncReturns<string> {
+  const file = join(mkdtempSync(join(tmpdir(), `webmail-log-${name}-`)), `${name}.mjs`);
+  writeFileSync(file, script);
+  return (...args) => spawnSync(process.execPath, ['--allow-natives-syntax', ...flags, file, ...args], { encoding: 'utf8' });
 }

@@ -1,13 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CadenceTracker, median } from '../../src/analyse/cadence.js';
 import { NOTES_KEPT } from '../../src/analyse/analyser.js';
-import { check, log, lookup, pair } from '../helpers.js';
+import { check, log, lookup, pair, withNatives } from '../helpers.js';
 
 function clock(minutes: number): string {
   return `${String(10 + Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:07`;
@@ -119,9 +116,7 @@ describe('gap histograms, to V8', () => {
       const back = r.take('3fa9c2d1').state;
       console.log(JSON.stringify([%HasDoubleElements(short.gapHistogram()), %HasDoubleElements(none.gapHistogram()), %HasDoubleElements(back.gapHistogram())]));
     `;
-    const file = join(mkdtempSync(join(tmpdir(), 'webmail-log-gaps-')), 'kinds.mjs');
-    writeFileSync(file, script);
-    const r = spawnSync(process.execPath, ['--allow-natives-syntax', file], { encoding: 'utf8' });
+    const r = withNatives('gaps', script)();
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual([true, true, true]);
   });

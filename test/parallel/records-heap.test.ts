@@ -3,12 +3,10 @@
 // space), each store of a young string called V8's write barrier's stub: *short*'s ids
 // and segments are young all their lives. Asked of V8 itself, in a process that may.
 
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { withNatives } from '../helpers.js';
 
 describe('the record writer, to V8', () => {
   it('holds the last id and segment in an object still young, not in itself, once it is old', () => {
@@ -37,9 +35,7 @@ describe('the record writer, to V8', () => {
         segment: holder?.segment ?? null,
       }));
     `;
-    const file = join(mkdtempSync(join(tmpdir(), 'webmail-log-records-')), 'heap.mjs');
-    writeFileSync(file, script);
-    const r = spawnSync(process.execPath, ['--allow-natives-syntax', '--expose-gc', file], { encoding: 'utf8' });
+    const r = withNatives('records', script, ['--expose-gc'])();
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({ writerOld: true, idYoung: true, inWriter: 0, holderYoung: true, segment: 'cpsess5555555555' });
   });

@@ -1,11 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { civilFromSeconds, daysFromCivil, daysInMonth, isLeapYear, isoAt, isoInto, monthNumber } from '../../src/parse/calendar.js';
+import { withNatives } from '../helpers.js';
 
 describe('calendar', () => {
   it('knows leap years by the Gregorian rule', () => {
@@ -114,10 +111,9 @@ describe('calendar', () => {
       stamps(1793574000 + 5 * 86400, 1);
       console.log(JSON.stringify([before, (%GetOptimizationStatus(isoInto) & 16) !== 0, buf.toString()]));
     `;
-    const file = join(mkdtempSync(join(tmpdir(), 'webmail-log-stamps-')), 'days.mjs');
-    writeFileSync(file, script);
+    const days = withNatives('stamps', script);
     const run = (arg: string) => {
-      const r = spawnSync(process.execPath, ['--allow-natives-syntax', file, arg], { encoding: 'utf8' });
+      const r = days(arg);
       expect(r.stderr).toBe('');
       return JSON.parse(r.stdout) as [boolean, boolean, string];
     };
