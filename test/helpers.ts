@@ -168,12 +168,12 @@ export function keysOfOneSet(lengths: readonly number[]): string[] {
 }
 
 /**
- * A test that asks V8 itself how it holds or compiled something: `script`, an ES module's
- * text, written once and run by a Node process that may use natives syntax (`%…`), with
- * `flags` besides (`--expose-gc`); each call runs it with its arguments.
+ * A test that asks V8 or Node itself, in a process of its own: `script`, an ES module's
+ * text, written once and run by Node with `flags` (`--allow-natives-syntax` for `%…`,
+ * `--expose-gc`, `--expose-internals`); each call runs it with its arguments.
  */
-export function withNatives(name: string, script: string, flags: readonly string[] = []): (...args: string[]) => SpawnSyncReturns<string> {
+export function nodeScript(name: string, script: string, flags: readonly string[] = []): (...args: string[]) => SpawnSyncReturns<string> {
   const file = join(mkdtempSync(join(tmpdir(), `webmail-log-${name}-`)), `${name}.mjs`);
   writeFileSync(file, script);
-  return (...args) => spawnSync(process.execPath, ['--allow-natives-syntax', ...flags, file, ...args], { encoding: 'utf8' });
+  return (...args) => spawnSync(process.execPath, [...flags, file, ...args], { encoding: 'utf8' });
 }

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CadenceTracker, median } from '../../src/analyse/cadence.js';
 import { NOTES_KEPT } from '../../src/analyse/analyser.js';
-import { check, log, lookup, pair, withNatives } from '../helpers.js';
+import { check, log, lookup, pair, nodeScript } from '../helpers.js';
 
 function clock(minutes: number): string {
   return `${String(10 + Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:07`;
@@ -116,7 +116,7 @@ describe('gap histograms, to V8', () => {
       const back = r.take('3fa9c2d1').state;
       console.log(JSON.stringify([%HasDoubleElements(short.gapHistogram()), %HasDoubleElements(none.gapHistogram()), %HasDoubleElements(back.gapHistogram())]));
     `;
-    const r = withNatives('gaps', script)();
+    const r = nodeScript('gaps', script, ['--allow-natives-syntax'])();
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual([true, true, true]);
   });

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { generateLog, PROFILES } from '../../bench/generate.js';
 import { BIN } from '../cli/run.js';
+import { nodeScript } from '../helpers.js';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
@@ -31,9 +32,7 @@ function newSpaceMiB(withWorker: boolean): number {
     const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
     console.log(space.space_size / 1048576);
   `;
-  const file = join(mkdtempSync(join(tmpdir(), 'webmail-log-heap-')), 'churn.mjs');
-  writeFileSync(file, script);
-  const r = spawnSync(process.execPath, [file], { encoding: 'utf8' });
+  const r = nodeScript('heap', script)();
   expect(r.stderr).toBe('');
   return Number(r.stdout.trim());
 }

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { withNatives } from '../helpers.js';
+import { nodeScript } from '../helpers.js';
 
 describe('the record writer, to V8', () => {
   it('holds the last id and segment in an object still young, not in itself, once it is old', () => {
@@ -35,7 +35,7 @@ describe('the record writer, to V8', () => {
         segment: holder?.segment ?? null,
       }));
     `;
-    const r = withNatives('records', script, ['--expose-gc'])();
+    const r = nodeScript('records', script, ['--allow-natives-syntax', '--expose-gc'])();
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({ writerOld: true, idYoung: true, inWriter: 0, holderYoung: true, segment: 'cpsess5555555555' });
   });

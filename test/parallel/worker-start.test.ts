@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { BIN } from '../cli/run.js';
-import { log, pair } from '../helpers.js';
+import { log, nodeScript, pair } from '../helpers.js';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
@@ -33,9 +33,7 @@ function cacheUse(): { tuned: number[]; untuned: number[] } {
     const untuned = since(at, use());
     console.log(JSON.stringify({ tuned, untuned }));
   `;
-  const file = join(mkdtempSync(join(tmpdir(), 'webmail-log-cache-')), 'cache.mjs');
-  writeFileSync(file, script);
-  const r = spawnSync(process.execPath, ['--expose-internals', '--no-warnings', file], { encoding: 'utf8' });
+  const r = nodeScript('cache', script, ['--expose-internals', '--no-warnings'])();
   expect(r.stderr).toBe('');
   return JSON.parse(r.stdout) as { tuned: number[]; untuned: number[] };
 }

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { civilFromSeconds, daysFromCivil, daysInMonth, isLeapYear, isoAt, isoInto, monthNumber } from '../../src/parse/calendar.js';
-import { withNatives } from '../helpers.js';
+import { nodeScript } from '../helpers.js';
 
 describe('calendar', () => {
   it('knows leap years by the Gregorian rule', () => {
@@ -111,7 +111,7 @@ describe('calendar', () => {
       stamps(1793574000 + 5 * 86400, 1);
       console.log(JSON.stringify([before, (%GetOptimizationStatus(isoInto) & 16) !== 0, buf.toString()]));
     `;
-    const days = withNatives('stamps', script);
+    const days = nodeScript('stamps', script, ['--allow-natives-syntax']);
     const run = (arg: string) => {
       const r = days(arg);
       expect(r.stderr).toBe('');
